@@ -1,0 +1,12 @@
+import Foundation
+
+/// `application/x-www-form-urlencoded` bodies and query strings from name/value pairs.
+public enum FormURLEncoding {
+    /// `name=value` pairs joined by `&`, sorted by name (then value) so equal inputs give equal bytes;
+    /// every byte outside RFC 3986's unreserved set is percent-encoded, so `+ & =` and space survive the trip.
+    public static func encode(_ fields: [String: String]) -> String {
+        fields.sorted { ($0.key, $0.value) < ($1.key, $1.value) }
+            .map { "\(PercentEncoding.encodeComponent($0.key))=\(PercentEncoding.encodeComponent($0.value))" }
+            .joined(separator: "&")
+    }
+}

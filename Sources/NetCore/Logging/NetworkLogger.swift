@@ -1,0 +1,104 @@
+import Foundation
+#if canImport(os)
+import os
+#endif
+
+/// Where NetKit writes what it does: `os.Logger` on Apple platforms, standard error elsewhere, or a sink of
+/// your own.
+///
+/// Messages never contain secrets: headers pass through ``HeaderRedaction`` before they are logged.
+/// On platforms without `os`, messages below ``minimumLevel`` are dropped; the default comes from the
+/// `NETKIT_LOG_LEVEL` environment variable (`debug`, `info`, `notice`, `error`, `off`) and is `error`.
+public struct NetworkLogger: Sendable {
+    /// The importance of a message.
+    public enum Level: Int, Sendable, Comparable, CaseIterable {
+        /// Every request and response.
+        case debug
+        /// Retries, token refreshes.
+        case info
+        /// Failures the caller receives.
+        case notice
+        /// Failures NetKit cannot recover from.
+        case error
+
+        /// Orders levels by importance.
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        fileprivate var name: String {
+            switch self {
+            case .debug: "debug"
+            case .info: "info"
+            case .notice: "notice"
+            case .error: "error"
+            }
+        }
+    }
+
+    /// A function that receives every message at or above ``minimumLevel``.
+    public typealias Sink = @Sendable (Level, String) -> Void
+
+    /// The subsystem, as in `os.Logger`.
+    public let subsystem: String
+    /// The category, as in `os.Logger`.
+    public let category: String
+    /// Messages below this level are dropped (`nil`: none are written).
+    public let minimumLevel: Level?
+    private let sink: Sink?
+
+    /// A logger that writes to the system's log (`os.Logger`) or to standard error.
+    public init(subsystem: String, category: String = "network", minimumLevel: Level? = NetworkLogger.environmentLevel) {
+        self.subsystem = subsystem
+        self.category = category
+        self.minimumLevel = minimumLevel
+        self.sink = nil
+    }
+
+    /// A logger that hands every message at or above `minimumLevel` to `sink`.
+    public init(subsystem: String, category: String = "network", minimumLevel: Level = .debug, sink: @escaping Sink) {
+        self.subsystem = subsystem
+        self.category = category
+        self.minimumLevel = minimumLevel
+        self.sink = sink
+    }
+
+    /// A logger that writes nothing.
+    public static let disabled = NetworkLogger(subsystem: "NetKit", minimumLevel: nil)
+
+    /// The level named by `NETKIT_LOG_LEVEL`, `error` when unset, `nil` for `off`.
+    public static var environmentLevel: Level? {
+        switch ProcessInfo.processInfo.environment["NETKIT_LOG_LEVEL"]?.lowercased() {
+        case "debug": .debug
+        case "info": .info
+        case "notice": .notice
+        case "off", "none": nil
+        default: .error
+        }
+    }
+
+    /// Whether a message at `level` would be written; check it before building an expensive message.
+    public func isEnabled(_ level: Level) -> Bool {
+        guard let minimumLevel else { return false }
+        return level >= minimumLevel
+    }
+
+    /// Writes `message` at `level`.
+    public func log(_ level: Level, _ message: @autoclosure () -> String) {
+        guard isEnabled(level) else { return }
+        let text = message()
+        if let sink {
+            sink(level, text)
+            return
+        }
+        #if canImport(os)
+        let logger = Logger(subsystem: subsystem, category: category)
+        switch level {
+        case .debug: logger.debug("\(text, privacy: .public)")
+        case .info: logger.info("\(text, privacy: .public)")
+        case .notice: logger.notice("\(text, privacy: .public)")
+        case .error: logger.error("\(text, privacy: .public)")
+        }
+        #else
+        FileHandle.standardError.write(Data("[\(subsystem):\(category)] \(level.name): \(text)\n".utf8))
+        #endif
+    }
+}

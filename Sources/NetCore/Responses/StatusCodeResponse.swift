@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A response type that exposes the HTTP status code and headers instead of a body.
+public struct StatusCodeResponse: Decodable, Equatable, Sendable {
+    /// The response's status code.
+    public let statusCode: Int
+    /// The response headers.
+    public let headers: [String: String]
+
+    /// Creates a value from a status code and headers.
+    public init(statusCode: Int, headers: [String: String]) {
+        self.statusCode = statusCode
+        self.headers = headers
+    }
+
+    /// Creates a value from an HTTP response's metadata.
+    public init(_ response: HTTPURLResponse) {
+        self.init(statusCode: response.statusCode, headers: response.stringHeaders)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case statusCode
+        case headers
+    }
+
+    /// Decodes `statusCode` and optional `headers` from a payload.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        statusCode = try container.decode(Int.self, forKey: .statusCode)
+        headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
+    }
+}
+
+extension HTTPURLResponse {
+    /// The header fields as `String` pairs.
+    package var stringHeaders: [String: String] {
+        var result: [String: String] = [:]
+        for (key, value) in allHeaderFields {
+            guard let key = key as? String else { continue }
+            result[key] = value as? String ?? String(describing: value)
+        }
+        return result
+    }
+}

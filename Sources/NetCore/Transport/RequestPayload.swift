@@ -1,0 +1,28 @@
+import Foundation
+
+/// The bytes a transport sends as a request body.
+public enum RequestPayload: Sendable {
+    /// No body.
+    case empty
+    /// A body held in memory; it can be sent again.
+    case data(Data)
+    /// A body read from a stream by one attempt; it cannot be sent again.
+    case stream(UploadStream)
+
+    /// Whether a second attempt can send the same bytes: retries and token refresh depend on it.
+    public var isReplayable: Bool {
+        switch self {
+        case .empty, .data: true
+        case .stream: false
+        }
+    }
+
+    /// The body's size in bytes, when known before sending.
+    public var knownLength: Int64? {
+        switch self {
+        case .empty: 0
+        case .data(let data): Int64(data.count)
+        case .stream(let stream): stream.length
+        }
+    }
+}

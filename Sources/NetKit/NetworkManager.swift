@@ -1,0 +1,137 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// Sends ``NetworkRequest``s: EKNetwork's facade over NetKit's engine.
+///
+/// ```swift
+/// let manager = NetworkManager(baseURL: URL(string: "https://api.example.com")!)
+/// manager.tokenRefresher = TokenManager()
+/// let user = try await manager.send(GetUserRequest(id: 42), accessToken: { TokenStore.shared.accessToken })
+/// ```
+///
+/// Differences from EKNetwork: the class is `final` and `Sendable`; `baseURL` must be a `@Sendable`
+/// closure; 401s from concurrent requests share one token refresh; only transient failures are retried by
+/// default; a `URLSession` passed as `session` lends its configuration to a session NetKit owns, so that
+/// progress, streaming and cancellation work on Linux too.
+public final class NetworkManager: NetworkManaging, Sendable {
+    private struct Settings {
+        var refresher: TokenRefresherReference?
+        var coordinator: TokenRefreshCoordinator?
+        var userAgentConfiguration: UserAgentConfiguration?
+    }
+
+    /// Returns the base URL; called for every request, so it may change between requests.
+    public let baseURL: @Sendable () -> URL
+    /// Replaces each request's `jsonDecoder` for requests that allow it.
+    public let responseDecoderProvider: (@Sendable () -> JSONDecoder)?
+    /// Where NetKit logs (`os.Logger` on Apple platforms, standard error elsewhere).
+    public let logger: NetworkLogger
+    private let transport: any HTTPTransport
+    private let settings: Mutex<Settings>
+
+    /// Creates a manager that sends through `transport`, with `middlewares` around it (outermost first).
+    public init(
+        baseURL: @escaping @Sendable () -> URL,
+        transport: any HTTPTransport,
+        middlewares: [any Middleware] = [],
+        loggerSubsystem: String = "com.yourapp.networking",
+        userAgentConfiguration: UserAgentConfiguration? = nil,
+        responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil
+    ) {
+        self.baseURL = baseURL
+        self.transport = middlewares.isEmpty ? transport : MiddlewareChain(middlewares, transport: transport)
+        self.logger = NetworkLogger(subsystem: loggerSubsystem)
+        self.responseDecoderProvider = responseDecoderProvider
+        self.settings = Mutex(Settings(userAgentConfiguration: userAgentConfiguration))
+    }
+
+    /// EKNetwork's initializer. A `URLSession` lends its configuration to a ``URLSessionTransport``; any
+    /// other ``URLSessionProtocol`` (a mock) is called as it is.
+    public convenience init(
+        baseURL: @escaping @Sendable () -> URL,
+        session: any URLSessionProtocol = URLSession.shared,
+        loggerSubsystem: String = "com.yourapp.networking",
+        userAgentConfiguration: UserAgentConfiguration? = nil,
+        responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil
+    ) {
+        self.init(
+            baseURL: baseURL,
+            transport: Self.transport(for: session),
+            loggerSubsystem: loggerSubsystem,
+            userAgentConfiguration: userAgentConfiguration,
+            responseDecoderProvider: responseDecoderProvider
+        )
+    }
+
+    /// EKNetwork's convenience initializer for a fixed base URL.
+    public convenience init(
+        baseURL: URL,
+        session: any URLSessionProtocol = URLSession.shared,
+        loggerSubsystem: String = "com.yourapp.networking",
+        userAgentConfiguration: UserAgentConfiguration? = nil,
+        responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil
+    ) {
+        self.init(
+            baseURL: { baseURL },
+            session: session,
+            loggerSubsystem: loggerSubsystem,
+            userAgentConfiguration: userAgentConfiguration,
+            responseDecoderProvider: responseDecoderProvider
+        )
+    }
+
+    /// A fixed base URL with a transport of your choice.
+    public convenience init(baseURL: URL, transport: any HTTPTransport, middlewares: [any Middleware] = []) {
+        self.init(baseURL: { baseURL }, transport: transport, middlewares: middlewares)
+    }
+
+    /// Refreshes the token on 401; concurrent 401s share one refresh. Setting it starts a new refresh history.
+    public var tokenRefresher: (any TokenRefreshProvider)? {
+        get { settings.withLock { $0.refresher?.provider } }
+        set {
+            let reference = newValue.map(TokenRefresherReference.init)
+            let coordinator = reference.map(TokenRefreshCoordinator.init(reference:))
+            settings.withLock {
+                $0.refresher = reference
+                $0.coordinator = coordinator
+            }
+        }
+    }
+
+    /// Adds a `User-Agent` header to every request that does not set one.
+    public var userAgentConfiguration: UserAgentConfiguration? {
+        get { settings.withLock { $0.userAgentConfiguration } }
+        set { settings.withLock { $0.userAgentConfiguration = newValue } }
+    }
+
+    /// The coordinator behind ``tokenRefresher``, to inspect refreshes (for example in tests).
+    public var tokenRefreshCoordinator: TokenRefreshCoordinator? {
+        settings.withLock { $0.coordinator }
+    }
+
+    /// Sends `request` and decodes its response.
+    /// - Parameter accessToken: Read before every attempt; a non-empty token goes out as `Authorization: Bearer`.
+    /// - Throws: ``NetworkError`` for invalid requests (before anything is sent) and 401s that cannot be
+    ///   recovered, the request's `errorDecoder` result or ``HTTPError`` for other failed statuses,
+    ///   `DecodingError`, transport errors, and `CancellationError` when the calling task is cancelled.
+    public func send<T: NetworkRequest>(_ request: T, accessToken: (() -> String?)? = nil) async throws -> T.Response {
+        let (coordinator, userAgent) = settings.withLock { ($0.coordinator, $0.userAgentConfiguration) }
+        let executor = RequestExecutor(
+            transport: transport,
+            builder: RequestBuilder(userAgent: userAgent?.generateUserAgentString()),
+            responseDecoderProvider: responseDecoderProvider,
+            logger: logger
+        )
+        return try await executor.send(request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
+    }
+
+    private static func transport(for session: any URLSessionProtocol) -> any HTTPTransport {
+        if let session = session as? URLSession {
+            return URLSessionTransport(configuration: session.configuration)
+        }
+        return SessionProtocolTransport(session: session)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Finds the delimiter `CRLF--boundary` in a part's data, fed in one piece or in chunks.
+///
+/// It is incremental so that a future file-streaming encoder can check each chunk as it
+/// reads it, in bounded memory, with the same rule the in-memory encoder applies.
+///
+/// The matcher is a tiny KMP automaton. Because a valid boundary contains no CR, the
+/// pattern's only CR is its first byte, so after a mismatch the longest partial match is
+/// either "just saw CR" or nothing; no failure table is needed.
+struct MultipartDelimiterScanner: Sendable {
+    private let pattern: [UInt8]
+    private var matched: Int
+    /// Whether the delimiter has been seen in the bytes scanned so far.
+    private(set) var found = false
+
+    /// Starts in the "just saw CRLF" state because every part's data follows the blank
+    /// line that ends its headers, so data beginning with `--boundary` already completes
+    /// a delimiter. The data's end needs no look-ahead: the pattern cannot overlap itself,
+    /// so the `CRLF--boundary` that follows the data is never fooled into matching early.
+    init(boundary: String) {
+        pattern = Array("\r\n--\(boundary)".utf8)
+        matched = 2
+    }
+
+    /// Scans the next chunk of the part's data and returns ``found``.
+    @discardableResult
+    mutating func scan(_ data: Data) -> Bool {
+        data.withUnsafeBytes { scan($0) }
+    }
+
+    /// Scans the next chunk of the part's data and returns ``found``.
+    @discardableResult
+    mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !found else { return true }
+        var matched = self.matched
+        for byte in bytes {
+            if byte == pattern[matched] {
+                matched += 1
+                if matched == pattern.count {
+                    found = true
+                    return true
+                }
+            } else {
+                matched = byte == ASCII.carriageReturn ? 1 : 0
+            }
+        }
+        self.matched = matched
+        return false
+    }
+}
