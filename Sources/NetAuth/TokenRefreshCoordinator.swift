@@ -33,6 +33,12 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
     /// The number of refreshes started so far (successful or not).
     public var refreshCount: Int { startedRefreshes }
 
+    /// The number of requests waiting for the refresh in flight.
+    public var waitingCount: Int { waiters.count }
+
+    /// Whether a refresh is running.
+    public var isRefreshing: Bool { refreshInFlight }
+
     /// Waits for a fresh credential for a request that got 401 under `generation`.
     public func recover(fromUnauthorizedAt generation: UInt64) async throws {
         if generation < completedRefreshes { return }

@@ -20,6 +20,11 @@ public struct LineSplitter: Sendable {
     public struct LineTooLong: Error, Equatable {
         /// The limit that was exceeded.
         public let limit: Int
+
+        /// Creates the error for `limit`.
+        public init(limit: Int) {
+            self.limit = limit
+        }
     }
 
     /// Creates a splitter that accepts lines of up to `maximumLineLength` bytes (1 MiB by default).

@@ -18,6 +18,11 @@ public struct HTTPError: LocalizedError, Sendable, Equatable {
         self.headers = headers
     }
 
+    /// A header's value, matching the name case-insensitively.
+    public func value(forHeader name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
     /// `Request failed with status code <statusCode>`.
     public var errorDescription: String? {
         "Request failed with status code \(statusCode)"

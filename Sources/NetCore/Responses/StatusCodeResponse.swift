@@ -21,6 +21,11 @@ public struct StatusCodeResponse: Decodable, Equatable, Sendable {
         self.init(statusCode: response.statusCode, headers: response.stringHeaders)
     }
 
+    /// A header's value, matching the name case-insensitively (URLSession may canonicalise header names).
+    public func value(forHeader name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
     private enum CodingKeys: String, CodingKey {
         case statusCode
         case headers

@@ -83,8 +83,8 @@ public struct RetryPolicy: Sendable {
         let growth = pow(backoffMultiplier, Double(retry - 1))
         let backoff = min(maxDelay, delay * growth)
         guard let httpError = error as? HTTPError,
-              let header = httpError.headers.first(where: { $0.key.caseInsensitiveCompare("Retry-After") == .orderedSame }),
-              let retryAfter = RetryAfter.seconds(from: header.value, now: now)
+              let header = httpError.value(forHeader: "Retry-After"),
+              let retryAfter = RetryAfter.seconds(from: header, now: now)
         else { return backoff }
         guard retryAfter <= maxRetryAfter else { return nil }
         return max(backoff, retryAfter)

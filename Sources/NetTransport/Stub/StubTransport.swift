@@ -94,6 +94,11 @@ public final class StubTransport: HTTPTransport {
     public struct ScriptExhausted: Error, Equatable {
         /// The number of requests the script had replies for.
         public let replies: Int
+
+        /// Creates the error for a script of `replies` replies.
+        public init(replies: Int) {
+            self.replies = replies
+        }
     }
 
     private let handler: @Sendable (TransportRequest, Int) async throws -> Reply

@@ -18,7 +18,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     struct Transfer {
         var head: CheckedContinuation<TransportResponse, any Error>?
         let body: AsyncThrowingStream<Data, any Error>.Continuation
-        let bodyStream: AsyncThrowingStream<Data, any Error>
+        /// Handed out with the head and then forgotten: once the consumer drops it, the stream's
+        /// termination cancels the task.
+        var bodyStream: AsyncThrowingStream<Data, any Error>?
         let progress: NetworkProgress?
         let uploadLength: Int64?
         let reportsDownload: Bool
@@ -49,10 +51,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         // libcurl passes the interim 100 Continue on to the delegate; the real head follows.
         guard http.statusCode >= 200 else { return }
         let response: TransportResponse? = transfers.withLock { transfers in
-            guard var transfer = transfers[dataTask.taskIdentifier] else { return nil }
+            guard var transfer = transfers[dataTask.taskIdentifier], let stream = transfer.bodyStream else { return nil }
             transfer.expected = http.expectedContentLength
+            transfer.bodyStream = nil
             transfers[dataTask.taskIdentifier] = transfer
-            return TransportResponse(head: http, body: ResponseBody(transfer.bodyStream))
+            return TransportResponse(head: http, body: ResponseBody(stream))
         }
         if let response { resumeHead(of: dataTask, with: .success(response)) }
     }

@@ -1,0 +1,133 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import LoopbackServer
+import NetCore
+import NetTransport
+import Testing
+
+@Suite("URLSession transport over loopback TCP")
+struct URLSessionTransportTests {
+    let transport = URLSessionTransport()
+
+    func get(_ url: URL, headers: [String: String] = [:], progress: NetworkProgress? = nil) -> TransportRequest {
+        var head = URLRequest(url: url)
+        for (name, value) in headers { head.setValue(value, forHTTPHeaderField: name) }
+        return TransportRequest(head: head, progress: progress)
+    }
+
+    func collect(_ body: ResponseBody) async throws -> Data {
+        try await body.collect(upTo: 64 << 20)
+    }
+
+    @Test("the head arrives before the body is sent")
+    func headFirst() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse.text("late body").with(.delayBeforeBody(.seconds(60))) }
+        defer { server.stop() }
+        let response = try await transport.send(get(server.baseURL))
+        #expect(response.statusCode == 200)
+        // Dropping the unread body cancels the transfer; the server sees the client leave.
+        _ = consume response
+        try await server.wait(for: .clientAbortedResponses, atLeast: 1)
+    }
+
+    @Test("bodies survive odd chunk sizes and split writes", arguments: [
+        LoopbackFault.chunked(sizes: [1, 7, 4096, 3]), .splitWrites(sizes: [1, 2, 3, 500, 1]), .hugeHeader(bytes: 32 * 1024),
+    ])
+    func oddFraming(fault: LoopbackFault) async throws {
+        let payload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: payload, faults: [fault]) }
+        defer { server.stop() }
+        let response = try await transport.send(get(server.baseURL))
+        #expect(try await collect(response.body) == payload)
+    }
+
+    @Test("a connection dropped mid-body ends the body with an error")
+    func droppedMidBody() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 50_000), faults: [.dropAfterBodyBytes(1000)]) }
+        defer { server.stop() }
+        let response = try await transport.send(get(server.baseURL))
+        await #expect(throws: (any Error).self) { try await collect(response.body) }
+    }
+
+    @Test("a Content-Length longer than the body is an error, not a short success")
+    func wrongContentLength() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 100), faults: [.declaredContentLength(5000)]) }
+        defer { server.stop() }
+        let response = try await transport.send(get(server.baseURL))
+        await #expect(throws: (any Error).self) { try await collect(response.body) }
+    }
+
+    @Test("download progress for a request without a body")
+    func downloadProgress() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 4 << 20), faults: [.splitWrites(sizes: [256 * 1024])]) }
+        defer { server.stop() }
+        let progress = NetworkProgress()
+        let response = try await transport.send(get(server.baseURL, progress: progress))
+        #expect(try await collect(response.body).count == 4 << 20)
+        #expect(progress.fractionCompleted > 0)
+        #expect(progress.fractionCompleted < 1, "1.0 is the engine's word once the request has succeeded")
+    }
+
+    @Test("cancelling the calling task cancels the network task")
+    func cancellation() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse.text("slow").with(.delayBeforeHead(.seconds(60))) }
+        defer { server.stop() }
+        let transport = self.transport
+        let request = get(server.baseURL)
+        let task = Task { try await transport.send(request) }
+        try await server.waitForRequests(1)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        try await server.wait(for: .clientAbortedResponses, atLeast: 1)
+    }
+
+    @Test("credentials are dropped on a redirect to another origin and kept on the same one")
+    func redirectCredentials() async throws {
+        let server = try LoopbackServer { request in
+            switch request.path {
+            case "/away": LoopbackResponse(status: 302, headers: [("Location", "http://localhost:\(request.header("X-Port") ?? "")/landing")])
+            case "/near": LoopbackResponse(status: 302, headers: [("Location", "/landing")])
+            default: .text(request.header("Authorization") ?? "none")
+            }
+        }
+        defer { server.stop() }
+        let headers = ["Authorization": "Bearer secret", "X-Port": "\(server.port)"]
+        let away = try await transport.send(get(server.baseURL.appendingPathComponent("away"), headers: headers))
+        #expect(String(decoding: try await collect(away.body), as: UTF8.self) == "none")
+        let near = try await transport.send(get(server.baseURL.appendingPathComponent("near"), headers: headers))
+        #expect(String(decoding: try await collect(near.body), as: UTF8.self) == "Bearer secret")
+    }
+
+    @Test("a connection refused is a URLError")
+    func refused() async throws {
+        let server = try LoopbackServer { _ in .text("") }
+        let url = server.baseURL
+        server.stop()
+        await #expect(throws: URLError.self) { try await transport.send(get(url)) }
+    }
+}
+
+@Suite("Stub transport")
+struct StubTransportTests {
+    @Test("records requests with their bodies and answers in order")
+    func scripted() async throws {
+        let stub = StubTransport(replies: [.status(201), .json("{}")])
+        var head = URLRequest(url: URL(string: "https://x.test/a")!)
+        head.httpMethod = "POST"
+        let first = try await stub.send(TransportRequest(head: head, payload: .data(Data("hi".utf8))))
+        #expect(first.statusCode == 201)
+        _ = try await stub.send(TransportRequest(head: head, payload: .stream(UploadStream(InputStream(data: Data("yo".utf8))))))
+        await #expect(throws: StubTransport.ScriptExhausted(replies: 2)) { try await stub.send(TransportRequest(head: head)) }
+        #expect(stub.requests.map(\.body) == [Data("hi".utf8), Data("yo".utf8), Data()])
+    }
+
+    @Test("a stream payload can be sent only once")
+    func streamOnce() async throws {
+        let stub = StubTransport { _, _ in .status(200) }
+        let request = TransportRequest(head: URLRequest(url: URL(string: "https://x.test")!), payload: .stream(UploadStream(InputStream(data: Data()))))
+        _ = try await stub.send(request)
+        await #expect(throws: NetworkError.uploadStreamConsumed) { try await stub.send(request) }
+    }
+}
