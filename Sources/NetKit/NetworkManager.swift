@@ -117,7 +117,13 @@ public final class NetworkManager: NetworkManaging, Sendable {
     /// - Throws: ``NetworkError`` for invalid requests (before anything is sent) and 401s that cannot be
     ///   recovered, the request's `errorDecoder` result or ``HTTPError`` for other failed statuses,
     ///   `DecodingError`, transport errors, and `CancellationError` when the calling task is cancelled.
-    public func send<T: NetworkRequest>(_ request: T, accessToken: (() -> String?)? = nil) async throws -> T.Response {
+    ///
+    /// `send` runs on the caller's actor between network waits (`nonisolated(nonsending)`), so
+    /// `accessToken` may read actor-isolated state, such as a `@MainActor` token store, on every attempt.
+    nonisolated(nonsending) public func send<T: NetworkRequest>(
+        _ request: T,
+        accessToken: (() -> String?)? = nil
+    ) async throws -> T.Response {
         let (coordinator, userAgent) = settings.withLock { ($0.coordinator, $0.userAgentConfiguration) }
         let executor = RequestExecutor(
             transport: transport,

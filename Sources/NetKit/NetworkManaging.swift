@@ -3,6 +3,6 @@ public protocol NetworkManaging {
     /// Refreshes the credential on 401.
     var tokenRefresher: (any TokenRefreshProvider)? { get set }
 
-    /// Sends `request` and decodes its response.
-    func send<T: NetworkRequest>(_ request: T, accessToken: (() -> String?)?) async throws -> T.Response
+    /// Sends `request` and decodes its response, running on the caller's actor between network waits.
+    nonisolated(nonsending) func send<T: NetworkRequest>(_ request: T, accessToken: (() -> String?)?) async throws -> T.Response
 }

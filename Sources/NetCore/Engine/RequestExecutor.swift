@@ -43,7 +43,9 @@ public struct RequestExecutor: Sendable {
     ///   - baseURL: The URL the request's path is appended to.
     ///   - accessToken: Read before every attempt; a non-empty token is sent as `Authorization: Bearer`.
     ///   - credentials: Refreshes the credential on 401 (once per request), when the request allows retries.
-    public func send<Request: NetworkRequest>(
+    ///
+    /// Runs on the caller's actor between network waits, so `accessToken` is called where it was formed.
+    nonisolated(nonsending) public func send<Request: NetworkRequest>(
         _ request: Request,
         baseURL: URL,
         accessToken: (() -> String?)? = nil,
@@ -78,7 +80,7 @@ public struct RequestExecutor: Sendable {
     ///
     /// Returns the response with its body unread: `send` collects it, a stream hands it on. This is the one
     /// road both take.
-    public func authorizedResponse(
+    nonisolated(nonsending) public func authorizedResponse(
         _ prepared: TransportRequest,
         allowsRefresh: Bool,
         accessToken: (() -> String?)?,
@@ -113,7 +115,7 @@ public struct RequestExecutor: Sendable {
     /// Reads the body of a successful response, or turns a failed one into its error.
     /// - Throws: ``NetworkError/unauthorized`` for 401, the request's `errorDecoder` result or ``HTTPError``
     ///   for other non-2xx statuses, ``NetworkError/responseTooLarge(limitBytes:)`` past the limits.
-    public func validatedBody(of response: TransportResponse, errorDecoder: ((Data) -> (any Error)?)?) async throws -> Data {
+    nonisolated(nonsending) public func validatedBody(of response: TransportResponse, errorDecoder: ((Data) -> (any Error)?)?) async throws -> Data {
         let status = response.statusCode
         guard (200..<300).contains(status) else {
             let data = try await response.body.collect(upTo: errorPayloadLimit)

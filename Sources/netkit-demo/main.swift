@@ -1,0 +1,129 @@
+// netkit-demo: NetKit's main job, end to end, against a local HTTP server the demo starts itself.
+import Foundation
+import LoopbackServer
+import NetKit
+import Synchronization
+
+struct Todo: Codable, Sendable {
+    let id: Int
+    let title: String
+    let done: Bool
+}
+
+struct ListTodos: NetworkRequest {
+    typealias Response = [Todo]
+    var path: String { "/todos" }
+    var method: HTTPMethod { .get }
+    var queryParameters: [String: String]? { ["filter": "open & urgent"] }
+}
+
+struct CreateTodo: NetworkRequest {
+    typealias Response = Todo
+    let title: String
+    var path: String { "/todos" }
+    var method: HTTPMethod { .post }
+    var body: RequestBody? { RequestBody(encodable: ["title": title]) }
+    var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 2, delay: 0.05) }
+}
+
+struct DeleteTodo: NetworkRequest {
+    typealias Response = EmptyResponse
+    let id: Int
+    var path: String { "/todos/\(id)" }
+    var method: HTTPMethod { .delete }
+}
+
+struct UploadAttachment: NetworkRequest {
+    typealias Response = StatusCodeResponse
+    let progress: NetworkProgress?
+    var path: String { "/attachments" }
+    var method: HTTPMethod { .post }
+    var multipartData: MultipartFormData? {
+        var form = MultipartFormData()
+        form.addPart(name: "note", data: Data("quarterly numbers".utf8), mimeType: "text/plain")
+        form.addPart(name: "file", data: Data(repeating: 0x2A, count: 4 << 20), mimeType: "application/octet-stream", filename: "report.bin")
+        return form
+    }
+}
+
+struct RefreshToken: NetworkRequest {
+    struct Tokens: Decodable { let accessToken: String }
+    typealias Response = Tokens
+    var path: String { "/auth/refresh" }
+    var method: HTTPMethod { .post }
+    var allowsRetry: Bool { false }
+}
+
+/// The demo's token store and refresher: the refresh goes through the same manager.
+final class TokenStore: TokenRefreshProvider, Sendable {
+    let accessToken = Mutex("expired-token")
+    let manager: NetworkManager
+    init(manager: NetworkManager) { self.manager = manager }
+
+    func refreshTokenIfNeeded() async throws {
+        let tokens = try await manager.send(RefreshToken(), accessToken: nil)
+        accessToken.withLock { $0 = tokens.accessToken }
+    }
+}
+
+/// The demo API: todos behind a bearer token; POST fails with 503 once, to show a retry.
+func makeServer() throws -> LoopbackServer {
+    let createAttempts = Mutex(0)
+    return try LoopbackServer { request in
+        if request.path == "/auth/refresh" { return .json(#"{"accessToken":"fresh-token"}"#) }
+        guard request.header("Authorization") == "Bearer fresh-token" else { return .json(#"{"error":"expired"}"#, status: 401) }
+        switch (request.method, request.path) {
+        case ("GET", "/todos"):
+            return .json(#"[{"id":1,"title":"Write docs","done":false},{"id":2,"title":"Ship","done":false}]"#)
+        case ("POST", "/todos"):
+            if createAttempts.withLock({ $0 += 1; return $0 }) == 1 { return .text("busy", status: 503) }
+            let title = (try? JSONDecoder().decode([String: String].self, from: request.body))?["title"] ?? "?"
+            return .json(#"{"id":3,"title":"\#(title)","done":false}"#, status: 201)
+        case ("DELETE", _):
+            return LoopbackResponse(status: 204)
+        case ("POST", "/attachments"):
+            let parts = (try? request.multipartParts()) ?? []
+            return LoopbackResponse(status: 201, headers: [("X-Parts", "\(parts.count)"), ("X-Bytes", "\(parts.last?.data.count ?? 0)")])
+        default:
+            return .text("not found", status: 404)
+        }
+    }
+}
+
+let server = try makeServer()
+defer { server.stop() }
+print("NetKit \(NetKitVersion.current) demo — local API at \(server.baseURL.absoluteString)")
+
+let manager = NetworkManager(
+    baseURL: server.baseURL,
+    userAgentConfiguration: UserAgentConfiguration(appName: "netkit-demo", appVersion: NetKitVersion.current)
+)
+let store = TokenStore(manager: manager)
+manager.tokenRefresher = store
+let token = { store.accessToken.withLock { $0 } }
+
+let todos = try await manager.send(ListTodos(), accessToken: token)
+print("GET /todos → \(todos.map(\.title)) (401, token refreshed, sent again)")
+
+let created = try await manager.send(CreateTodo(title: "Celebrate"), accessToken: token)
+print("POST /todos → #\(created.id) \"\(created.title)\" (503 once, retried)")
+
+_ = try await manager.send(DeleteTodo(id: created.id), accessToken: token)
+print("DELETE /todos/\(created.id) → 204 EmptyResponse")
+
+let progress = NetworkProgress()
+let updates = progress.updates
+let watcher = Task {
+    var count = 0
+    for await _ in updates { count += 1 }
+    return count
+}
+let upload = try await manager.send(UploadAttachment(progress: progress), accessToken: token)
+print("POST /attachments → \(upload.statusCode), server saw \(upload.value(forHeader: "X-Parts") ?? "?") parts, \(upload.value(forHeader: "X-Bytes") ?? "?") bytes of file; \(await watcher.value) progress updates, final \(progress.fractionCompleted)")
+
+do {
+    _ = try await manager.send(DeleteTodo(id: 1), accessToken: { "tok\r\nX-Admin: 1" })
+} catch {
+    print("A header with CR/LF is refused before sending: \(error)")
+}
+print("Requests the server received: \(server.requestCount)")
