@@ -1,0 +1,20 @@
+# Shortcuts for the commands the README names.
+.PHONY: build test demo compat ci clean
+
+build:
+	swift build -Xswiftc -warnings-as-errors
+
+test:
+	swift test
+
+demo:
+	swift run netkit-demo
+
+compat:
+	swift run --package-path Examples/EKNetworkCompatibility eknetwork-compatibility
+
+ci:
+	bash .ci/run
+
+clean:
+	rm -rf .build Examples/EKNetworkCompatibility/.build
