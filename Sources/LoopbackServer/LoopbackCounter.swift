@@ -1,0 +1,11 @@
+/// The counters of a ``LoopbackServer`` that tests can wait on with ``LoopbackServer/wait(for:atLeast:timeout:)``.
+public enum LoopbackCounter: String, Sendable, Hashable, CaseIterable {
+    /// Complete requests received (see ``LoopbackServer/requestCount``).
+    case requests
+    /// TCP connections accepted (see ``LoopbackServer/acceptedConnections``).
+    case acceptedConnections
+    /// Responses cut short because the client closed first (see ``LoopbackServer/clientAbortedResponses``).
+    case clientAbortedResponses
+    /// Connections that have ended, whoever closed them (see ``LoopbackServer/closedConnections``).
+    case closedConnections
+}

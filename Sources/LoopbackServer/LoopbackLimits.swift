@@ -1,0 +1,26 @@
+/// Bounds that keep a misbehaving client from tying up a ``LoopbackServer`` forever.
+public struct LoopbackLimits: Sendable, Equatable {
+    /// Largest request head (request line plus header fields, and separately the chunked trailer section);
+    /// beyond it the server answers 431 and closes.
+    public var maxHeaderBytes: Int
+    /// Largest request body (after de-chunking); beyond it the server answers 413 and closes.
+    public var maxBodyBytes: Int
+    /// How long a connection may stay silent, between or inside requests, before the server closes it.
+    public var idleTimeout: Duration
+    /// How long a closing connection keeps draining what the client still sends, so our last
+    /// response is not destroyed by a TCP reset triggered by unread input.
+    public var lingerTimeout: Duration
+
+    /// Creates limits; the defaults suit tests (64 KiB head, 64 MiB body, 30 s idle, 2 s linger).
+    public init(
+        maxHeaderBytes: Int = 64 * 1024,
+        maxBodyBytes: Int = 64 * 1024 * 1024,
+        idleTimeout: Duration = .seconds(30),
+        lingerTimeout: Duration = .seconds(2)
+    ) {
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxBodyBytes = maxBodyBytes
+        self.idleTimeout = idleTimeout
+        self.lingerTimeout = lingerTimeout
+    }
+}

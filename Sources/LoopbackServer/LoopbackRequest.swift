@@ -1,0 +1,100 @@
+import Foundation
+
+/// One HTTP request as the ``LoopbackServer`` received it.
+public struct LoopbackRequest: Sendable {
+    /// The method token, e.g. `GET`; case is preserved as sent.
+    public let method: String
+    /// The request target exactly as sent, e.g. `/v1/users?a=1&b=%20`.
+    public let target: String
+    /// The protocol version from the request line, e.g. `HTTP/1.1`.
+    public let version: String
+    /// Every header field, in order, as received (names keep their case).
+    public let headers: [(name: String, value: String)]
+    /// The body, de-chunked if it was sent with `Transfer-Encoding: chunked`.
+    public let body: Data
+    /// Whether the body was sent with `Transfer-Encoding: chunked`.
+    public let wasChunked: Bool
+    /// Trailer fields that followed a chunked body, in order.
+    public let trailers: [(name: String, value: String)]
+    /// Whether the client sent `Expect: 100-continue` (the server then answered `100 Continue` before reading the body).
+    public let expectedContinue: Bool
+    /// Which accepted connection (1-based, in accept order) carried this request.
+    public let connectionNumber: Int
+
+    /// Creates a request by hand, e.g. to run ``multipartParts()`` on a body produced elsewhere;
+    /// the defaults describe an empty `POST /` over HTTP/1.1.
+    public init(
+        method: String = "POST",
+        target: String = "/",
+        version: String = "HTTP/1.1",
+        headers: [(name: String, value: String)] = [],
+        body: Data = Data(),
+        wasChunked: Bool = false,
+        trailers: [(name: String, value: String)] = [],
+        expectedContinue: Bool = false,
+        connectionNumber: Int = 0
+    ) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.body = body
+        self.wasChunked = wasChunked
+        self.trailers = trailers
+        self.expectedContinue = expectedContinue
+        self.connectionNumber = connectionNumber
+    }
+
+    /// The target before any `?`, still percent-encoded.
+    public var path: String {
+        guard let question = target.firstIndex(of: "?") else { return target }
+        return String(target[..<question])
+    }
+
+    /// The target after the first `?`, as sent; `nil` when there is no `?`.
+    public var rawQuery: String? {
+        guard let question = target.firstIndex(of: "?") else { return nil }
+        return String(target[target.index(after: question)...])
+    }
+
+    /// The query as ordered, percent-decoded pairs; `+` stays `+` (it means space only in form bodies).
+    public var queryItems: [(name: String, value: String)] {
+        guard let rawQuery else { return [] }
+        return PercentDecoding.pairs(Array(rawQuery.utf8), plusAsSpace: false)
+    }
+
+    /// The first header field with this name, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Every value of the header fields with this name, in order, compared case-insensitively.
+    public func headerValues(_ name: String) -> [String] {
+        headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    }
+
+    /// The body decoded as UTF-8 (invalid sequences become U+FFFD), for convenient assertions.
+    public var bodyText: String {
+        String(decoding: body, as: UTF8.self)
+    }
+
+    /// Parses a `multipart/form-data` body (boundary from the `Content-Type` header), per RFC 7578 / RFC 2046.
+    ///
+    /// Strict on purpose, because it checks another component's encoder: the body must begin with
+    /// the first delimiter (no preamble), delimiters carry no transport padding, at most one CRLF
+    /// may follow the close delimiter, the boundary must not occur inside any part, and every part
+    /// needs exactly one `Content-Disposition: form-data` with a `name`. Quoted parameter values are
+    /// unescaped (`\"` → `"`, `\\` → `\`).
+    /// - Throws: ``LoopbackMultipartError`` describing the first defect found.
+    public func multipartParts() throws(LoopbackMultipartError) -> [LoopbackMultipartPart] {
+        try MultipartFormParser.parse(body: [UInt8](body), contentType: header("Content-Type"))
+    }
+
+    /// Decodes an `application/x-www-form-urlencoded` body into ordered pairs.
+    ///
+    /// Follows the WHATWG form rules: `+` means space, `%XX` is decoded, invalid escapes stay literal,
+    /// and empty `&`-separated pieces are skipped. The `Content-Type` header is not checked.
+    public func formFields() -> [(name: String, value: String)] {
+        PercentDecoding.pairs([UInt8](body), plusAsSpace: true)
+    }
+}

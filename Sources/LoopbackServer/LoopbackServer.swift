@@ -1,0 +1,88 @@
+import Foundation
+
+/// A small, dependency-free HTTP/1.1 server on 127.0.0.1 for tests of HTTP clients.
+///
+/// Each accepted connection gets its own thread, which reads requests in sequence (keep-alive),
+/// records each one, and answers with whatever the handler returns. It understands what libcurl
+/// sends: `Content-Length` and `Transfer-Encoding: chunked` bodies and `Expect: 100-continue`.
+///
+/// The handler runs on the connection's thread and must return; `stop()` cannot interrupt it.
+/// Do not capture the server strongly in its own handler, or `deinit` (and with it `stop()`) never runs.
+public final class LoopbackServer: Sendable {
+    private let core: ServerCore
+
+    /// Starts listening on 127.0.0.1 on a kernel-chosen port; the handler answers every request.
+    /// - Throws: ``LoopbackServerError/socketFailed(operation:errno:)`` if the socket cannot be set up.
+    public convenience init(
+        handler: @escaping @Sendable (LoopbackRequest) -> LoopbackResponse
+    ) throws(LoopbackServerError) {
+        try self.init(limits: LoopbackLimits(), handler: handler)
+    }
+
+    /// Starts listening on 127.0.0.1 on a kernel-chosen port, with custom limits.
+    /// - Throws: ``LoopbackServerError/socketFailed(operation:errno:)`` if the socket cannot be set up.
+    public init(
+        limits: LoopbackLimits,
+        handler: @escaping @Sendable (LoopbackRequest) -> LoopbackResponse
+    ) throws(LoopbackServerError) {
+        core = try ServerCore(limits: limits, handler: handler)
+        core.start()
+    }
+
+    deinit {
+        core.stop()
+    }
+
+    /// The port the kernel chose.
+    public var port: Int { core.port }
+
+    /// `http://127.0.0.1:<port>`, without a trailing slash.
+    public var baseURL: URL {
+        // Cannot fail: the string is a literal scheme and host with a decimal port.
+        URL(string: "http://127.0.0.1:\(core.port)")!
+    }
+
+    /// The limits in force.
+    public var limits: LoopbackLimits { core.limits }
+
+    /// Every complete request received, in arrival order (recorded before its handler runs).
+    public var requests: [LoopbackRequest] { core.requests }
+
+    /// `requests.count`, without copying the requests.
+    public var requestCount: Int { core.value(of: .requests) }
+
+    /// Number of TCP connections accepted so far.
+    public var acceptedConnections: Int { core.value(of: .acceptedConnections) }
+
+    /// Number of responses the client cut short by closing (or resetting) the connection before
+    /// the server finished answering, during a delay fault or a write.
+    public var clientAbortedResponses: Int { core.value(of: .clientAbortedResponses) }
+
+    /// Number of connections that have ended, whoever closed them.
+    public var closedConnections: Int { core.value(of: .closedConnections) }
+
+    /// Suspends until `count` requests have been received in total, or throws after `timeout`.
+    ///
+    /// Connection threads resume the waiting task as they record requests; nothing polls.
+    /// - Throws: ``LoopbackServerError/timedOut(counter:expected:reached:)``,
+    ///   ``LoopbackServerError/stopped``, or `CancellationError`.
+    public func waitForRequests(_ count: Int, timeout: Duration = .seconds(10)) async throws {
+        try await core.wait(for: .requests, atLeast: count, timeout: timeout)
+    }
+
+    /// Suspends until `counter` has reached at least `value`, or throws after `timeout`.
+    /// - Throws: ``LoopbackServerError/timedOut(counter:expected:reached:)``,
+    ///   ``LoopbackServerError/stopped``, or `CancellationError`.
+    public func wait(for counter: LoopbackCounter, atLeast value: Int, timeout: Duration = .seconds(10)) async throws {
+        try await core.wait(for: counter, atLeast: value, timeout: timeout)
+    }
+
+    /// Closes the listening socket and every open connection and joins all server threads.
+    ///
+    /// Idempotent, and called from `deinit`. Pending `wait…` calls throw ``LoopbackServerError/stopped``.
+    /// Called from inside a handler it cannot join that handler's own thread, so it returns once
+    /// everything is signalled; the threads still end promptly.
+    public func stop() {
+        core.stop()
+    }
+}
