@@ -20,6 +20,8 @@ public final class NetworkManager: NetworkManaging, Sendable {
     private struct Settings {
         var refresher: TokenRefresherReference?
         var coordinator: TokenRefreshCoordinator?
+        var refreshPolicy: TokenRefreshPolicy
+        var holdsRequestsDuringRefresh = false
         var userAgentConfiguration: UserAgentConfiguration?
     }
 
@@ -29,6 +31,9 @@ public final class NetworkManager: NetworkManaging, Sendable {
     public let responseDecoderProvider: (@Sendable () -> JSONDecoder)?
     /// Where NetKit logs (`os.Logger` on Apple platforms, standard error elsewhere).
     public let logger: NetworkLogger
+    /// Every request waits here, before its token is read, while the line is held: while you hold it with
+    /// ``HoldTheLine/withLineHeld(_:)``, and during token refreshes when ``holdsRequestsDuringRefresh`` is on.
+    public let requestLine = HoldTheLine()
     private let transport: any HTTPTransport
     private let settings: Mutex<Settings>
 
@@ -39,13 +44,14 @@ public final class NetworkManager: NetworkManaging, Sendable {
         middlewares: [any Middleware] = [],
         loggerSubsystem: String = "com.yourapp.networking",
         userAgentConfiguration: UserAgentConfiguration? = nil,
-        responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil
+        responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil,
+        tokenRefreshPolicy: TokenRefreshPolicy = TokenRefreshPolicy()
     ) {
         self.baseURL = baseURL
         self.transport = middlewares.isEmpty ? transport : MiddlewareChain(middlewares, transport: transport)
         self.logger = NetworkLogger(subsystem: loggerSubsystem)
         self.responseDecoderProvider = responseDecoderProvider
-        self.settings = Mutex(Settings(userAgentConfiguration: userAgentConfiguration))
+        self.settings = Mutex(Settings(refreshPolicy: tokenRefreshPolicy, userAgentConfiguration: userAgentConfiguration))
     }
 
     /// EKNetwork's initializer. A `URLSession` lends its configuration to a ``URLSessionTransport``; any
@@ -93,12 +99,22 @@ public final class NetworkManager: NetworkManaging, Sendable {
         get { settings.withLock { $0.refresher?.provider } }
         set {
             let reference = newValue.map(TokenRefresherReference.init)
-            let coordinator = reference.map(TokenRefreshCoordinator.init(reference:))
-            settings.withLock {
-                $0.refresher = reference
-                $0.coordinator = coordinator
-            }
+            updateRefresh { $0.refresher = reference }
         }
+    }
+
+    /// Whether requests that start during a token refresh wait for it (and go out with the new token)
+    /// instead of going out with the old one. Off by default. Changing it starts a new refresh history.
+    public var holdsRequestsDuringRefresh: Bool {
+        get { settings.withLock { $0.holdsRequestsDuringRefresh } }
+        set { updateRefresh { $0.holdsRequestsDuringRefresh = newValue } }
+    }
+
+    /// How often the token may be refreshed before 401s fail with ``TokenRefreshError/refreshLimitExceeded(limit:interval:)``.
+    /// Changing it starts a new refresh history.
+    public var tokenRefreshPolicy: TokenRefreshPolicy {
+        get { settings.withLock { $0.refreshPolicy } }
+        set { updateRefresh { $0.refreshPolicy = newValue } }
     }
 
     /// Adds a `User-Agent` header to every request that does not set one.
@@ -129,9 +145,22 @@ public final class NetworkManager: NetworkManaging, Sendable {
             transport: transport,
             builder: RequestBuilder(userAgent: userAgent?.generateUserAgentString()),
             responseDecoderProvider: responseDecoderProvider,
-            logger: logger
+            logger: logger,
+            line: requestLine
         )
         return try await executor.send(request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
+    }
+
+    /// Applies a change to the refresh settings and starts a coordinator that reflects them.
+    private func updateRefresh(_ change: (inout Settings) -> Void) {
+        let line = requestLine
+        settings.withLock { settings in
+            change(&settings)
+            settings.coordinator = settings.refresher.map {
+                TokenRefreshCoordinator(reference: $0, policy: settings.refreshPolicy,
+                                        line: settings.holdsRequestsDuringRefresh ? line : nil)
+            }
+        }
     }
 
     private static func transport(for session: any URLSessionProtocol) -> any HTTPTransport {

@@ -48,7 +48,8 @@ struct URLSessionTransportTests {
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 50_000), faults: [.dropAfterBodyBytes(1000)]) }
         defer { server.stop() }
         let response = try await transport.send(get(server.baseURL))
-        await #expect(throws: (any Error).self) { try await collect(response.body) }
+        let error = await #expect(throws: URLError.self) { try await collect(response.body) }
+        #expect(error?.code == .networkConnectionLost)
     }
 
     @Test("a Content-Length longer than the body is an error, not a short success")
@@ -56,7 +57,8 @@ struct URLSessionTransportTests {
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 100), faults: [.declaredContentLength(5000)]) }
         defer { server.stop() }
         let response = try await transport.send(get(server.baseURL))
-        await #expect(throws: (any Error).self) { try await collect(response.body) }
+        let error = await #expect(throws: URLError.self) { try await collect(response.body) }
+        #expect(error?.code == .networkConnectionLost)
     }
 
     @Test("download progress for a request without a body")

@@ -3,45 +3,74 @@ import NetCore
 /// Single-flight token refresh: any number of concurrent 401s start one refresh, and every waiter gets its
 /// outcome.
 ///
-/// - A request that got its 401 under a credential that has since been refreshed returns at once, without
-///   a second refresh (``generation()`` tells which credential a request carried).
-/// - A failed refresh is delivered to every waiter; the next 401 after it may try again.
+/// - A request that got its 401 under a credential that has since been refreshed returns at once, without a
+///   second refresh (``generation()`` tells which credential a request carried).
+/// - A failed refresh is delivered to every waiter, and to every request sent before it failed whose 401
+///   arrives later; a request sent after it may start a new refresh.
+/// - More than ``TokenRefreshPolicy/maxRefreshes`` refreshes within ``TokenRefreshPolicy/interval`` fail with
+///   ``TokenRefreshError/refreshLimitExceeded(limit:interval:)`` instead of looping.
 /// - Cancelling a waiter ends its wait with `CancellationError` and leaves the refresh running for the
 ///   others: the refresh runs in a task of its own.
 /// - The refresh runs inside ``CredentialRecoveryScope``, so a request it sends through the same manager
-///   fails on 401 instead of waiting for itself.
+///   fails on 401 instead of waiting for itself; with a ``HoldTheLine``, new requests wait while it runs.
 public actor TokenRefreshCoordinator: CredentialRecovery {
-    private let refresher: TokenRefresherReference
-    private var completedRefreshes: UInt64 = 0
-    private var refreshInFlight = false
-    private var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+    private let refresh: @Sendable () async throws -> Void
+    private let line: HoldTheLine?
+    private let now: @Sendable () -> ContinuousClock.Instant
+    private var machine: RefreshStateMachine<CheckedContinuation<Void, any Error>>
     private var nextWaiter = 0
-    private var startedRefreshes = 0
 
     /// Creates a coordinator that refreshes with `refresher`.
-    public init(refresher: any TokenRefreshProvider) {
-        self.init(reference: TokenRefresherReference(refresher))
+    /// - Parameters:
+    ///   - policy: The refresh window.
+    ///   - line: Held while a refresh runs, so requests that start meanwhile wait for the new credential.
+    ///   - now: The clock the window is measured with (a test can pass its own).
+    public init(
+        refresher: any TokenRefreshProvider,
+        policy: TokenRefreshPolicy = TokenRefreshPolicy(),
+        line: HoldTheLine? = nil,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
+        self.init(reference: TokenRefresherReference(refresher), policy: policy, line: line, now: now)
     }
 
-    package init(reference: TokenRefresherReference) {
-        self.refresher = reference
+    package init(
+        reference: TokenRefresherReference,
+        policy: TokenRefreshPolicy = TokenRefreshPolicy(),
+        line: HoldTheLine? = nil,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
+        self.init(policy: policy, line: line, now: now) { try await reference.provider.refreshTokenIfNeeded() }
     }
 
-    /// The number of completed, successful refreshes.
-    public func generation() -> UInt64 { completedRefreshes }
+    /// Creates a coordinator around any refresh operation (the ``AuthenticationMiddleware`` uses this).
+    public init(
+        policy: TokenRefreshPolicy = TokenRefreshPolicy(),
+        line: HoldTheLine? = nil,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        refresh: @escaping @Sendable () async throws -> Void
+    ) {
+        self.refresh = refresh
+        self.line = line
+        self.now = now
+        self.machine = RefreshStateMachine(policy: policy)
+    }
+
+    /// The number of refresh attempts that have ended; a request remembers the one it was sent under.
+    public func generation() -> UInt64 { machine.generation }
 
     /// The number of refreshes started so far (successful or not).
-    public var refreshCount: Int { startedRefreshes }
+    public var refreshCount: Int { machine.startedRefreshes }
 
     /// The number of requests waiting for the refresh in flight.
-    public var waitingCount: Int { waiters.count }
+    public var waitingCount: Int { machine.waitingCount }
 
     /// Whether a refresh is running.
-    public var isRefreshing: Bool { refreshInFlight }
+    public var isRefreshing: Bool { machine.isRefreshing }
 
     /// Waits for a fresh credential for a request that got 401 under `generation`.
+    /// - Throws: the refresh's error, ``TokenRefreshError``, or `CancellationError`.
     public func recover(fromUnauthorizedAt generation: UInt64) async throws {
-        if generation < completedRefreshes { return }
         let id = nextWaiter
         nextWaiter += 1
         try await withTaskCancellationHandler {
@@ -50,8 +79,13 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
                     continuation.resume(throwing: CancellationError())
                     return
                 }
-                waiters[id] = continuation
-                if !refreshInFlight { startRefresh() }
+                switch machine.unauthorized(sentGeneration: generation, waiter: id, continuation, now: now()) {
+                case .retryNow: continuation.resume()
+                case .failWithRefreshError(let error): continuation.resume(throwing: error)
+                case .wait: break
+                case .fail(let error): continuation.resume(throwing: error)
+                case .startRefresh: startRefresh()
+                }
             }
         } onCancel: {
             Task { await self.cancelWaiter(id) }
@@ -59,15 +93,18 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
     }
 
     private func startRefresh() {
-        refreshInFlight = true
-        startedRefreshes += 1
-        let refresher = self.refresher
+        let refresh = self.refresh
+        let line = self.line
         // A task of its own: cancelling the waiter that started it must not cancel it for the others.
         Task {
             let outcome: Result<Void, any Error>
             do {
                 try await CredentialRecoveryScope.$isRefreshing.withValue(true) {
-                    try await refresher.provider.refreshTokenIfNeeded()
+                    if let line {
+                        try await line.withLineHeld { try await refresh() }
+                    } else {
+                        try await refresh()
+                    }
                 }
                 outcome = .success(())
             } catch {
@@ -78,14 +115,11 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
     }
 
     private func finishRefresh(_ outcome: Result<Void, any Error>) {
-        refreshInFlight = false
-        if case .success = outcome { completedRefreshes += 1 }
-        let resumed = waiters
-        waiters.removeAll()
-        for waiter in resumed.values { waiter.resume(with: outcome) }
+        let failure: (any Error)? = if case .failure(let error) = outcome { error } else { nil }
+        for waiter in machine.refreshFinished(failure: failure) { waiter.resume(with: outcome) }
     }
 
     private func cancelWaiter(_ id: Int) {
-        waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
+        machine.cancel(waiter: id)?.resume(throwing: CancellationError())
     }
 }

@@ -2,12 +2,12 @@
 ///
 /// NetAuth's `TokenRefreshCoordinator` is the implementation; the engine only knows this seam.
 public protocol CredentialRecovery: Sendable {
-    /// A number that grows with every completed refresh; a request remembers the one it was sent under.
+    /// A number that grows with every refresh attempt that ends; a request remembers the one it was sent under.
     func generation() async -> UInt64
 
     /// Makes a fresh credential available for a request that got 401 while sent under `generation`.
     ///
-    /// Returns at once when a refresh has completed since `generation`; otherwise starts one refresh or
-    /// joins the one in flight. Throws the refresh's error to every waiter.
+    /// Returns at once when a refresh has succeeded since `generation` (throws at once when it failed);
+    /// otherwise starts one refresh or joins the one in flight. Throws the refresh's error to every waiter.
     func recover(fromUnauthorizedAt generation: UInt64) async throws
 }

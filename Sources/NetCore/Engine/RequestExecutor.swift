@@ -20,6 +20,8 @@ public struct RequestExecutor: Sendable {
     public var errorPayloadLimit: Int
     /// The largest successful body read into memory.
     public var responseLimit: Int
+    /// Requests wait here, before their token is read, while the line is held.
+    public var line: HoldTheLine?
 
     /// Creates an engine.
     public init(
@@ -28,8 +30,10 @@ public struct RequestExecutor: Sendable {
         responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil,
         logger: NetworkLogger = .disabled,
         errorPayloadLimit: Int = 1 << 20,
-        responseLimit: Int = Int.max
+        responseLimit: Int = Int.max,
+        line: HoldTheLine? = nil
     ) {
+        self.line = line
         self.transport = transport
         self.builder = builder
         self.responseDecoderProvider = responseDecoderProvider
@@ -89,6 +93,7 @@ public struct RequestExecutor: Sendable {
         var refreshed = false
         while true {
             try Task.checkCancellation()
+            try await line?.waitUntilOpen()
             let generation = await credentials?.generation() ?? 0
             var outgoing = prepared
             if let token = accessToken?(), !token.isEmpty {

@@ -106,13 +106,22 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             waiter.resume(throwing: error ?? URLError(.badServerResponse))
         }
         if let error {
-            transfer.body.finish(throwing: error)
+            transfer.body.finish(throwing: Self.bodyError(error, afterHead: transfer.head == nil))
         } else if transfer.expected >= 0, transfer.received < transfer.expected {
             // A body shorter than its Content-Length is a broken connection, not an ending.
             transfer.body.finish(throwing: URLError(.networkConnectionLost))
         } else {
             transfer.body.finish()
         }
+    }
+
+    /// libcurl reports a connection that closed mid-body as code -1 ("transfer closed with N bytes remaining");
+    /// Apple's stack says `networkConnectionLost`. NetKit says the latter on both, keeping the original beneath.
+    private static func bodyError(_ error: any Error, afterHead: Bool) -> any Error {
+        guard afterHead, let urlError = error as? URLError, urlError.code == .unknown else { return error }
+        var info = urlError.userInfo
+        info[NSUnderlyingErrorKey] = urlError
+        return URLError(.networkConnectionLost, userInfo: info)
     }
 
     private func resumeHead(of task: URLSessionTask, with result: Result<TransportResponse, any Error>) {

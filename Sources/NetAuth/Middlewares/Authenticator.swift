@@ -1,0 +1,48 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NetCore
+
+/// OAuth-style credentials for ``AuthenticationMiddleware``: how to apply one, refresh it, and tell whether a
+/// failed request carried the current one.
+///
+/// ```swift
+/// struct OAuth: Authenticator {
+///     struct Credential: Sendable { var access: String; var refresh: String }
+///     let client: TokenClient
+///     func apply(_ credential: Credential, to request: inout TransportRequest) throws {
+///         try request.setHeader("Authorization", "Bearer \(credential.access)")
+///     }
+///     func refresh(_ credential: Credential) async throws -> Credential {
+///         try await client.refresh(credential.refresh)
+///     }
+///     func isRequest(_ request: TransportRequest, authenticatedWith credential: Credential) -> Bool {
+///         request.value(forHeader: "Authorization") == "Bearer \(credential.access)"
+///     }
+/// }
+/// ```
+public protocol Authenticator: Sendable {
+    /// The credential: a token pair, a signing key…
+    associatedtype Credential: Sendable
+
+    /// Puts `credential` on `request`.
+    func apply(_ credential: Credential, to request: inout TransportRequest) throws
+
+    /// Obtains a fresh credential; called once for any number of concurrent failures.
+    func refresh(_ credential: Credential) async throws -> Credential
+
+    /// Whether `request`, which failed, was sent with `credential` (if not, it is retried with the current
+    /// credential without another refresh).
+    func isRequest(_ request: TransportRequest, authenticatedWith credential: Credential) -> Bool
+
+    /// Whether `response` means the credential was rejected. Defaults to status 401.
+    func isAuthenticationFailure(_ response: HTTPURLResponse, for request: TransportRequest) -> Bool
+}
+
+extension Authenticator {
+    /// A 401 means the credential was rejected.
+    public func isAuthenticationFailure(_ response: HTTPURLResponse, for request: TransportRequest) -> Bool {
+        response.statusCode == 401
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+import Testing
+import NetAuth
+import NetCore
+import NetTransport
+
+let authBase = URL(string: "https://auth.test/api")!
+
+func request(_ path: String = "/x") -> TransportRequest {
+    TransportRequest(head: URLRequest(url: authBase.appendingPathComponent(path)))
+}
+
+@Suite("Auth middlewares without NetworkManager")
+struct AuthMiddlewareTests {
+    @Test("bearer token read before every request; none when nil")
+    func bearer() async throws {
+        let token = Mutex<String?>("one")
+        let stub = StubTransport { _, _ in .status(200) }
+        let chain = MiddlewareChain([BearerTokenMiddleware { token.withLock { $0 } }], transport: stub)
+        _ = try await chain.send(request())
+        token.withLock { $0 = nil }
+        _ = try await chain.send(request())
+        #expect(stub.requests.map { $0.value(forHeader: "Authorization") } == ["Bearer one", nil])
+    }
+
+    @Test("Basic authentication encodes user:password in base64 and refuses a colon in the user")
+    func basic() async throws {
+        let stub = StubTransport { _, _ in .status(200) }
+        _ = try await MiddlewareChain([try BasicAuthenticationMiddleware(username: "Aladdin", password: "open sesame")], transport: stub).send(request())
+        #expect(stub.requests.first?.value(forHeader: "Authorization") == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
+        #expect(throws: BasicAuthenticationMiddleware.InvalidCredentials()) { try BasicAuthenticationMiddleware(username: "a:b", password: "c") }
+        #expect(throws: BasicAuthenticationMiddleware.InvalidCredentials()) { try BasicAuthenticationMiddleware(username: "a", password: "c\r\n") }
+    }
+
+    @Test("a custom token goes into a header or replaces a query item")
+    func customToken() async throws {
+        let stub = StubTransport { _, _ in .status(200) }
+        let header = TokenMiddleware(.header(name: "X-API-Key", prefix: "Key ")) { "k1" }
+        let query = TokenMiddleware(.queryItem(name: "access_token")) { "a b&c" }
+        var signed = request()
+        signed.head.url = URL(string: "https://auth.test/api/x?access_token=old&page=2")!
+        _ = try await MiddlewareChain([header, query], transport: stub).send(signed)
+        let sent = try #require(stub.requests.first)
+        #expect(sent.value(forHeader: "X-API-Key") == "Key k1")
+        #expect(sent.url?.query == "page=2&access_token=a%20b%26c")
+    }
+
+    @Test("a header token with CR/LF is refused")
+    func injectedToken() async throws {
+        let stub = StubTransport { _, _ in .status(200) }
+        await #expect(throws: NetworkError.invalidHeader(name: "X-API-Key")) {
+            _ = try await MiddlewareChain([TokenMiddleware(.header(name: "X-API-Key")) { "a\r\nb" }], transport: stub).send(request())
+        }
+        #expect(stub.requestCount == 0)
+    }
+}
+
+/// An OAuth-style authenticator whose server accepts only the newest access token.
+struct TestOAuth: Authenticator {
+    struct Credential: Sendable, Equatable {
+        var access: String
+        var refresh: String
+    }
+
+    let refreshes = Counter()
+    let failure: (any Error)?
+
+    func apply(_ credential: Credential, to request: inout TransportRequest) throws {
+        try request.setHeader("Authorization", "Bearer \(credential.access)")
+    }
+
+    func refresh(_ credential: Credential) async throws -> Credential {
+        let number = refreshes.increment()
+        if let failure { throw failure }
+        return Credential(access: "access-\(number)", refresh: "refresh-\(number)")
+    }
+
+    func isRequest(_ request: TransportRequest, authenticatedWith credential: Credential) -> Bool {
+        request.value(forHeader: "Authorization") == "Bearer \(credential.access)"
+    }
+}
+
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    func increment() -> Int { value.withLock { $0 += 1; return $0 } }
+    var current: Int { value.withLock { $0 } }
+}
+
+@Suite("AuthenticationMiddleware")
+struct AuthenticationMiddlewareTests {
+    /// Accepts only the access token the authenticator issued last.
+    func server(_ oauth: TestOAuth) -> StubTransport {
+        StubTransport { request, _ in
+            request.value(forHeader: "Authorization") == "Bearer access-\(oauth.refreshes.current)" && oauth.refreshes.current > 0
+                ? .status(200) : .status(401)
+        }
+    }
+
+    @Test("50 concurrent rejections share one refresh and all succeed")
+    func singleFlight() async throws {
+        let oauth = TestOAuth(failure: nil)
+        let auth = AuthenticationMiddleware(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
+        let chain = MiddlewareChain([auth], transport: server(oauth))
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<50 { group.addTask { try await chain.send(request()).statusCode } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 50))
+        #expect(oauth.refreshes.current == 1)
+        #expect(auth.credential == .init(access: "access-1", refresh: "refresh-1"))
+    }
+
+    @Test("a request rejected with a credential that was replaced meanwhile retries without a refresh")
+    func staleCredential() async throws {
+        let oauth = TestOAuth(failure: nil)
+        let auth = AuthenticationMiddleware(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
+        let stub = StubTransport { request, index in
+            if index == 0 {
+                // While this request is out, another part of the app stores a new credential.
+                auth.credential = .init(access: "newer", refresh: "r9")
+                return .status(401)
+            }
+            return request.value(forHeader: "Authorization") == "Bearer newer" ? .status(200) : .status(401)
+        }
+        let response = try await MiddlewareChain([auth], transport: stub).send(request())
+        #expect(response.statusCode == 200)
+        #expect(oauth.refreshes.current == 0)
+    }
+
+    @Test("a failed refresh fails every waiting request, none retries")
+    func failedRefresh() async throws {
+        struct Revoked: Error, Equatable {}
+        let oauth = TestOAuth(failure: Revoked())
+        let auth = AuthenticationMiddleware(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
+        let stub = server(oauth)
+        let chain = MiddlewareChain([auth], transport: stub)
+        let failures = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    do { _ = try await chain.send(request()); return false } catch { return error is Revoked }
+                }
+            }
+            return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+        }
+        #expect(failures == 20)
+        #expect(oauth.refreshes.current == 1)
+        #expect(stub.requestCount == 20)
+    }
+}
