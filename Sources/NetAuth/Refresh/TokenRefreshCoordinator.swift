@@ -19,6 +19,7 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
     private let now: @Sendable () -> ContinuousClock.Instant
     private var machine: RefreshStateMachine<CheckedContinuation<Void, any Error>>
     private var nextWaiter = 0
+    private var onWaitingCountChange: (@Sendable (Int) -> Void)?
 
     /// Creates a coordinator that refreshes with `refresher`.
     /// - Parameters:
@@ -68,6 +69,12 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
     /// Whether a refresh is running.
     public var isRefreshing: Bool { machine.isRefreshing }
 
+    /// Sets an observer told the number of waiting requests whenever it changes (for metrics, or for a test
+    /// that must know requests are waiting).
+    public func setWaitingCountObserver(_ observer: (@Sendable (Int) -> Void)?) {
+        onWaitingCountChange = observer
+    }
+
     /// Waits for a fresh credential for a request that got 401 under `generation`.
     /// - Throws: the refresh's error, ``TokenRefreshError``, or `CancellationError`.
     public func recover(fromUnauthorizedAt generation: UInt64) async throws {
@@ -82,9 +89,11 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
                 switch machine.unauthorized(sentGeneration: generation, waiter: id, continuation, now: now()) {
                 case .retryNow: continuation.resume()
                 case .failWithRefreshError(let error): continuation.resume(throwing: error)
-                case .wait: break
                 case .fail(let error): continuation.resume(throwing: error)
-                case .startRefresh: startRefresh()
+                case .wait: onWaitingCountChange?(machine.waitingCount)
+                case .startRefresh:
+                    onWaitingCountChange?(machine.waitingCount)
+                    startRefresh()
                 }
             }
         } onCancel: {
@@ -116,10 +125,14 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
 
     private func finishRefresh(_ outcome: Result<Void, any Error>) {
         let failure: (any Error)? = if case .failure(let error) = outcome { error } else { nil }
-        for waiter in machine.refreshFinished(failure: failure) { waiter.resume(with: outcome) }
+        let waiters = machine.refreshFinished(failure: failure)
+        if !waiters.isEmpty { onWaitingCountChange?(0) }
+        for waiter in waiters { waiter.resume(with: outcome) }
     }
 
     private func cancelWaiter(_ id: Int) {
-        machine.cancel(waiter: id)?.resume(throwing: CancellationError())
+        guard let waiter = machine.cancel(waiter: id) else { return }
+        onWaitingCountChange?(machine.waitingCount)
+        waiter.resume(throwing: CancellationError())
     }
 }

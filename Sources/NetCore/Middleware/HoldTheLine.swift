@@ -14,7 +14,7 @@ public actor HoldTheLine {
     private var holds = 0
     private var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
     private var nextWaiter = 0
-    private let onWaitingCountChange: (@Sendable (Int) -> Void)?
+    private var onWaitingCountChange: (@Sendable (Int) -> Void)?
 
     /// `true` inside ``withLineHeld(_:)``: such requests are the reason for the hold and must not wait.
     @TaskLocal public static var isHolder = false
@@ -24,6 +24,11 @@ public actor HoldTheLine {
     ///   metrics, or for a test that must know a request is parked).
     public init(onWaitingCountChange: (@Sendable (Int) -> Void)? = nil) {
         self.onWaitingCountChange = onWaitingCountChange
+    }
+
+    /// Replaces the observer told the number of waiting requests whenever it changes.
+    public func setWaitingCountObserver(_ observer: (@Sendable (Int) -> Void)?) {
+        onWaitingCountChange = observer
     }
 
     /// Whether requests are currently held.

@@ -72,3 +72,33 @@ extension StubTransport.RecordedRequest {
 }
 
 let stubBase = URL(string: "https://api.test/v1")!
+
+/// A refresher that blocks until the test opens it, and says when a refresh has started.
+final class RefreshGate: TokenRefreshProvider, Sendable {
+    private let state = Mutex((token: "expired", refreshes: 0))
+    private let started: AsyncStream<Void>
+    private let start: AsyncStream<Void>.Continuation
+    private let gate: AsyncStream<Void>
+    private let release: AsyncStream<Void>.Continuation
+
+    init() {
+        (started, start) = AsyncStream.makeStream(of: Void.self)
+        (gate, release) = AsyncStream.makeStream(of: Void.self)
+    }
+
+    var token: String { state.withLock { $0.token } }
+    var refreshes: Int { state.withLock { $0.refreshes } }
+
+    func waitUntilRefreshStarts() async {
+        for await _ in started { return }
+    }
+
+    func open() { release.finish() }
+
+    func refreshTokenIfNeeded() async throws {
+        state.withLock { $0.refreshes += 1 }
+        start.yield()
+        for await _ in gate {}
+        state.withLock { $0.token = "fresh" }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import LoopbackServer
+import Synchronization
+import Testing
+import NetKit
+
+/// An API on the loopback server whose tokens expire: every request needs the newest token it issued.
+final class TokenIssuingAPI: Sendable {
+    private struct State {
+        var issued = 0
+        var unauthorized = 0
+        var refreshes = 0
+    }
+
+    private let state = Mutex(State())
+    private let condition = NSCondition()
+    /// The refresh answers only once this many API requests have been refused (bounded by a timeout),
+    /// so every request of a test is sure to be waiting for the same refresh.
+    let refreshAfterUnauthorized: Int
+    let refreshFails: Bool
+
+    init(refreshAfterUnauthorized: Int, refreshFails: Bool = false) {
+        self.refreshAfterUnauthorized = refreshAfterUnauthorized
+        self.refreshFails = refreshFails
+    }
+
+    var refreshes: Int { state.withLock { $0.refreshes } }
+    var unauthorized: Int { state.withLock { $0.unauthorized } }
+
+    func handle(_ request: LoopbackRequest) -> LoopbackResponse {
+        if request.path == "/auth/refresh" {
+            waitForUnauthorized()
+            if refreshFails {
+                state.withLock { $0.refreshes += 1 }
+                return .json(#"{"error":"refresh token revoked"}"#, status: 500)
+            }
+            let token = state.withLock { state -> Int in
+                state.refreshes += 1
+                state.issued += 1
+                return state.issued
+            }
+            return .json(#"{"accessToken":"token-\#(token)"}"#)
+        }
+        let valid = state.withLock { $0.issued > 0 && request.header("Authorization") == "Bearer token-\($0.issued)" }
+        if valid { return .json(#"{"id":1,"name":"ann"}"#) }
+        state.withLock { $0.unauthorized += 1 }
+        condition.broadcast()
+        return .json(#"{"error":"expired"}"#, status: 401)
+    }
+
+    private func waitForUnauthorized() {
+        let deadline = Date().addingTimeInterval(10)
+        condition.lock()
+        defer { condition.unlock() }
+        while unauthorized < refreshAfterUnauthorized, condition.wait(until: deadline) {}
+    }
+}
+
+struct RefreshTokens: NetworkRequest {
+    struct Tokens: Decodable { let accessToken: String }
+    typealias Response = Tokens
+    var path: String { "/auth/refresh" }
+    var method: HTTPMethod { .post }
+}
+
+/// Refreshes through the same manager, as EKNetwork's `TokenManager` example does.
+final class ManagerTokenStore: TokenRefreshProvider, Sendable {
+    let manager: NetworkManager
+    let token = Mutex("expired")
+    init(manager: NetworkManager) { self.manager = manager }
+    var current: String { token.withLock { $0 } }
+    func refreshTokenIfNeeded() async throws {
+        let tokens = try await manager.send(RefreshTokens(), accessToken: nil)
+        token.withLock { $0 = tokens.accessToken }
+    }
+}
+
+@Suite("Token refresh over loopback TCP")
+struct TokenRefreshIntegrationTests {
+    func send(_ count: Int, through manager: NetworkManager, store: ManagerTokenStore) async -> [Result<User, any Error>] {
+        await withTaskGroup(of: Result<User, any Error>.self) { group in
+            for id in 0..<count {
+                group.addTask {
+                    do { return .success(try await manager.send(GetUser(id: id), accessToken: { store.current })) } catch { return .failure(error) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    @Test("100 concurrent requests that all get 401 cause exactly one refresh and all succeed")
+    func hundredConcurrent401s() async throws {
+        let api = TokenIssuingAPI(refreshAfterUnauthorized: 100)
+        let server = try LoopbackServer { api.handle($0) }
+        defer { server.stop() }
+        let manager = NetworkManager(baseURL: server.baseURL)
+        let store = ManagerTokenStore(manager: manager)
+        manager.tokenRefresher = store
+        let results = await send(100, through: manager, store: store)
+        #expect(results.filter { (try? $0.get()) != nil }.count == 100)
+        #expect(api.refreshes == 1)
+        #expect(api.unauthorized == 100)
+        #expect(server.requestCount == 201)
+    }
+
+    @Test("a failed refresh fails all 100 requests with its error, and nothing is retried")
+    func hundredConcurrentFailedRefresh() async throws {
+        let api = TokenIssuingAPI(refreshAfterUnauthorized: 100, refreshFails: true)
+        let server = try LoopbackServer { api.handle($0) }
+        defer { server.stop() }
+        let manager = NetworkManager(baseURL: server.baseURL)
+        let store = ManagerTokenStore(manager: manager)
+        manager.tokenRefresher = store
+        let results = await send(100, through: manager, store: store)
+        let statuses = results.compactMap { result -> Int? in
+            guard case .failure(let error) = result else { return nil }
+            return (error as? HTTPError)?.statusCode
+        }
+        #expect(statuses == Array(repeating: 500, count: 100))
+        #expect(api.refreshes == 1)
+        #expect(server.requestCount == 101)
+    }
+
+    @Test("a 401 for a token replaced while the request was out is retried without a second refresh")
+    func staleCredential() async throws {
+        let api = TokenIssuingAPI(refreshAfterUnauthorized: 1)
+        let refreshed = Mutex(false)
+        let condition = NSCondition()
+        let server = try LoopbackServer { request in
+            if request.path == "/users/1" && request.header("Authorization") == "Bearer expired" {
+                // The slow request: it answers only after the refresh the other request caused.
+                let deadline = Date().addingTimeInterval(10)
+                condition.lock()
+                while !refreshed.withLock({ $0 }), condition.wait(until: deadline) {}
+                condition.unlock()
+            }
+            let response = api.handle(request)
+            if request.path == "/auth/refresh" {
+                refreshed.withLock { $0 = true }
+                condition.broadcast()
+            }
+            return response
+        }
+        defer { server.stop() }
+        let manager = NetworkManager(baseURL: server.baseURL)
+        let store = ManagerTokenStore(manager: manager)
+        manager.tokenRefresher = store
+        let slow = Task { try await manager.send(GetUser(id: 1), accessToken: { store.current }) }
+        try await server.waitForRequests(1)
+        let fast = try await manager.send(GetUser(id: 2), accessToken: { store.current })
+        let late = try await slow.value
+        #expect(fast.id == 1 && late.id == 1)
+        #expect(api.refreshes == 1)
+        #expect(server.requests.filter { $0.path == "/users/1" }.map { $0.header("Authorization") } == ["Bearer expired", "Bearer token-1"])
+    }
+}
