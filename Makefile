@@ -1,5 +1,5 @@
 # Shortcuts for the commands the README names.
-.PHONY: build test demo compat ci clean
+.PHONY: build test demo bench compat ci clean
 
 build:
 	swift build -Xswiftc -warnings-as-errors
@@ -9,6 +9,9 @@ test:
 
 demo:
 	swift run netkit-demo
+
+bench:
+	swift run -c release netkit-bench all
 
 compat:
 	swift run --package-path Examples/EKNetworkCompatibility eknetwork-compatibility

@@ -23,11 +23,11 @@ struct HoldTheLineTests {
         let (line, counts) = observedLine()
         let stub = StubTransport { _, _ in .status(200) }
         let chain = MiddlewareChain([HoldTheLineMiddleware(line)], transport: stub)
-        await line.hold()
+        line.hold()
         let tasks = (0..<3).map { _ in Task { try await chain.send(request()).statusCode } }
         await waitFor(3, in: counts)
         #expect(stub.requestCount == 0)
-        await line.release()
+        line.release()
         for task in tasks { #expect(try await task.value == 200) }
         #expect(stub.requestCount == 3)
     }
@@ -54,7 +54,7 @@ struct HoldTheLineTests {
         finishNow.finish()
         try await holder.value
         #expect(try await waiting.value == 200)
-        #expect(await !line.isHeld)
+        #expect(!line.isHeld)
     }
 
     @Test("a cancelled waiter leaves at once; the others still wait")
@@ -62,14 +62,14 @@ struct HoldTheLineTests {
         let (line, counts) = observedLine()
         let stub = StubTransport { _, _ in .status(200) }
         let chain = MiddlewareChain([HoldTheLineMiddleware(line)], transport: stub)
-        await line.hold()
+        line.hold()
         let cancelled = Task { try await chain.send(request()) }
         let kept = Task { try await chain.send(request()).statusCode }
         await waitFor(2, in: counts)
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
-        #expect(await line.waitingCount == 1)
-        await line.release()
+        #expect(line.waitingCount == 1)
+        line.release()
         #expect(try await kept.value == 200)
         #expect(stub.requestCount == 1)
     }

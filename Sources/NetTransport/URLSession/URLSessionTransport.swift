@@ -34,7 +34,9 @@ public actor URLSessionTransport: HTTPTransport {
     /// Sends `request`; returns when the response head has arrived.
     /// - Throws: `CancellationError` when the calling task is cancelled, otherwise the `URLError` of the
     ///   transfer.
-    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+    ///
+    /// `nonisolated`: the session and delegate never change, so a request need not hop onto the actor.
+    public nonisolated func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         let task = try makeTask(for: request)
         let (bodyStream, body) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
@@ -66,7 +68,7 @@ public actor URLSessionTransport: HTTPTransport {
         }
     }
 
-    private func makeTask(for request: TransportRequest) throws(NetworkError) -> URLSessionTask {
+    private nonisolated func makeTask(for request: TransportRequest) throws(NetworkError) -> URLSessionTask {
         var head = request.head
         switch request.payload {
         case .empty:

@@ -74,7 +74,7 @@ struct RefreshEdgeCaseTests {
         manager.holdsRequestsDuringRefresh = true
         manager.tokenRefresher = gate
         let (counts, report) = AsyncStream.makeStream(of: Int.self)
-        await manager.requestLine.setWaitingCountObserver { report.yield($0) }
+        manager.requestLine.setWaitingCountObserver { report.yield($0) }
         let first = Task { try await manager.send(GetUser(id: 1), accessToken: { gate.token }) }
         await gate.waitUntilRefreshStarts()
         let late = Task { try await manager.send(GetUser(id: 2), accessToken: { gate.token }) }

@@ -56,7 +56,7 @@ final class TokenIssuingAPI: Sendable {
     }
 }
 
-struct RefreshTokens: NetworkRequest {
+struct IssueTokens: NetworkRequest {
     struct Tokens: Decodable { let accessToken: String }
     typealias Response = Tokens
     var path: String { "/auth/refresh" }
@@ -70,7 +70,7 @@ final class ManagerTokenStore: TokenRefreshProvider, Sendable {
     init(manager: NetworkManager) { self.manager = manager }
     var current: String { token.withLock { $0 } }
     func refreshTokenIfNeeded() async throws {
-        let tokens = try await manager.send(RefreshTokens(), accessToken: nil)
+        let tokens = try await manager.send(IssueTokens(), accessToken: nil)
         token.withLock { $0 = tokens.accessToken }
     }
 }
