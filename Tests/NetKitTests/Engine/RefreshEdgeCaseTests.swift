@@ -4,6 +4,13 @@ import NetKit
 
 @Suite("Refresh edge cases over the stub transport")
 struct RefreshEdgeCaseTests {
+    /// Answers 401 unless the request carries the token `RefreshGate` hands out once opened.
+    func acceptingOnlyFreshToken() -> StubTransport {
+        StubTransport { request, _ in
+            request.value(forHeader: "Authorization") == "Bearer fresh" ? .json(#"{"id":1,"name":"ann"}"#) : .status(401)
+        }
+    }
+
     @Test("a server that rejects every fresh token stops at the refresh window instead of looping")
     func windowExhausted() async throws {
         let refresher = CountingRefresher()
@@ -24,9 +31,7 @@ struct RefreshEdgeCaseTests {
     @Test("cancelling one waiting request leaves the refresh and the other waiter unharmed")
     func oneWaiterCancelled() async throws {
         let gate = RefreshGate()
-        let stub = StubTransport { request, _ in
-            request.value(forHeader: "Authorization") == "Bearer fresh" ? .json(#"{"id":1,"name":"ann"}"#) : .status(401)
-        }
+        let stub = acceptingOnlyFreshToken()
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
         manager.tokenRefresher = gate
         let coordinator = try #require(manager.tokenRefreshCoordinator)
@@ -67,9 +72,7 @@ struct RefreshEdgeCaseTests {
     @Test("with holdsRequestsDuringRefresh, a request that starts during the refresh goes out with the new token")
     func heldDuringRefresh() async throws {
         let gate = RefreshGate()
-        let stub = StubTransport { request, _ in
-            request.value(forHeader: "Authorization") == "Bearer fresh" ? .json(#"{"id":1,"name":"ann"}"#) : .status(401)
-        }
+        let stub = acceptingOnlyFreshToken()
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
         manager.holdsRequestsDuringRefresh = true
         manager.tokenRefresher = gate

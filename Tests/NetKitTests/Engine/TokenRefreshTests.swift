@@ -79,29 +79,14 @@ struct TokenRefreshTests {
 
     @Test("a refresher that sends through the same manager does not deadlock")
     func refresherUsesManager() async throws {
-        struct RefreshRequest: NetworkRequest {
-            struct Tokens: Decodable { let accessToken: String }
-            typealias Response = Tokens
-            var path: String { "/auth/refresh" }
-            var method: HTTPMethod { .post }
-        }
-        final class ManagerRefresher: TokenRefreshProvider, Sendable {
-            let manager: NetworkManager
-            let token = Mutex("old")
-            init(manager: NetworkManager) { self.manager = manager }
-            func refreshTokenIfNeeded() async throws {
-                let tokens = try await manager.send(RefreshRequest(), accessToken: nil)
-                token.withLock { $0 = tokens.accessToken }
-            }
-        }
         let stub = StubTransport { request, _ in
             if request.url?.path == "/v1/auth/refresh" { return .json(#"{"accessToken":"new"}"#) }
             return request.value(forHeader: "Authorization") == "Bearer new" ? .json(#"{"id":7,"name":"x"}"#) : .status(401)
         }
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
-        let refresher = ManagerRefresher(manager: manager)
+        let refresher = ManagerTokenStore(manager: manager)
         manager.tokenRefresher = refresher
-        let user = try await manager.send(GetUser(id: 7), accessToken: { refresher.token.withLock { $0 } })
+        let user = try await manager.send(GetUser(id: 7), accessToken: { refresher.current })
         #expect(user.id == 7)
         #expect(stub.requests.map { $0.url?.path } == ["/v1/users/7", "/v1/auth/refresh", "/v1/users/7"])
     }

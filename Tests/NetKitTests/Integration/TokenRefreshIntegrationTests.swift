@@ -56,27 +56,16 @@ final class TokenIssuingAPI: Sendable {
     }
 }
 
-struct IssueTokens: NetworkRequest {
-    struct Tokens: Decodable { let accessToken: String }
-    typealias Response = Tokens
-    var path: String { "/auth/refresh" }
-    var method: HTTPMethod { .post }
-}
-
-/// Refreshes through the same manager, as EKNetwork's `TokenManager` example does.
-final class ManagerTokenStore: TokenRefreshProvider, Sendable {
-    let manager: NetworkManager
-    let token = Mutex("expired")
-    init(manager: NetworkManager) { self.manager = manager }
-    var current: String { token.withLock { $0 } }
-    func refreshTokenIfNeeded() async throws {
-        let tokens = try await manager.send(IssueTokens(), accessToken: nil)
-        token.withLock { $0 = tokens.accessToken }
-    }
-}
-
 @Suite("Token refresh over loopback TCP")
 struct TokenRefreshIntegrationTests {
+    /// A manager on `server` whose refresher sends its refresh request through the manager itself.
+    func signedInManager(_ server: LoopbackServer) -> (NetworkManager, ManagerTokenStore) {
+        let manager = NetworkManager(baseURL: server.baseURL)
+        let store = ManagerTokenStore(manager: manager)
+        manager.tokenRefresher = store
+        return (manager, store)
+    }
+
     func send(_ count: Int, through manager: NetworkManager, store: ManagerTokenStore) async -> [Result<User, any Error>] {
         await withTaskGroup(of: Result<User, any Error>.self) { group in
             for id in 0..<count {
@@ -93,9 +82,7 @@ struct TokenRefreshIntegrationTests {
         let api = TokenIssuingAPI(refreshAfterUnauthorized: 100)
         let server = try LoopbackServer { api.handle($0) }
         defer { server.stop() }
-        let manager = NetworkManager(baseURL: server.baseURL)
-        let store = ManagerTokenStore(manager: manager)
-        manager.tokenRefresher = store
+        let (manager, store) = signedInManager(server)
         let results = await send(100, through: manager, store: store)
         #expect(results.filter { (try? $0.get()) != nil }.count == 100)
         #expect(api.refreshes == 1)
@@ -108,9 +95,7 @@ struct TokenRefreshIntegrationTests {
         let api = TokenIssuingAPI(refreshAfterUnauthorized: 100, refreshFails: true)
         let server = try LoopbackServer { api.handle($0) }
         defer { server.stop() }
-        let manager = NetworkManager(baseURL: server.baseURL)
-        let store = ManagerTokenStore(manager: manager)
-        manager.tokenRefresher = store
+        let (manager, store) = signedInManager(server)
         let results = await send(100, through: manager, store: store)
         let statuses = results.compactMap { result -> Int? in
             guard case .failure(let error) = result else { return nil }
@@ -142,9 +127,7 @@ struct TokenRefreshIntegrationTests {
             return response
         }
         defer { server.stop() }
-        let manager = NetworkManager(baseURL: server.baseURL)
-        let store = ManagerTokenStore(manager: manager)
-        manager.tokenRefresher = store
+        let (manager, store) = signedInManager(server)
         let slow = Task { try await manager.send(GetUser(id: 1), accessToken: { store.current }) }
         try await server.waitForRequests(1)
         let fast = try await manager.send(GetUser(id: 2), accessToken: { store.current })

@@ -102,3 +102,22 @@ final class RefreshGate: TokenRefreshProvider, Sendable {
         state.withLock { $0.token = "fresh" }
     }
 }
+
+struct IssueTokens: NetworkRequest {
+    struct Tokens: Decodable { let accessToken: String }
+    typealias Response = Tokens
+    var path: String { "/auth/refresh" }
+    var method: HTTPMethod { .post }
+}
+
+/// Refreshes through the same manager, as EKNetwork's `TokenManager` example does.
+final class ManagerTokenStore: TokenRefreshProvider, Sendable {
+    let manager: NetworkManager
+    let token = Mutex("expired")
+    init(manager: NetworkManager) { self.manager = manager }
+    var current: String { token.withLock { $0 } }
+    func refreshTokenIfNeeded() async throws {
+        let tokens = try await manager.send(IssueTokens(), accessToken: nil)
+        token.withLock { $0 = tokens.accessToken }
+    }
+}
