@@ -61,6 +61,29 @@ struct URLSessionTransportTests {
         #expect(error?.code == .networkConnectionLost)
     }
 
+    @Test("HEAD and 204 responses end cleanly although they carry no body", arguments: ["HEAD", "GET"])
+    func bodilessResponses(method: String) async throws {
+        let server = try LoopbackServer { request in
+            request.method == "HEAD" ? .text("a body HEAD must not send") : LoopbackResponse(status: 204)
+        }
+        defer { server.stop() }
+        var request = get(server.baseURL)
+        request.head.httpMethod = method
+        let response = try await transport.send(request)
+        #expect(try await collect(response.body).isEmpty)
+        #expect(response.statusCode == (method == "HEAD" ? 200 : 204))
+    }
+
+    @Test("a gzip-encoded body is delivered decoded and ends cleanly")
+    func gzipBody() async throws {
+        // "hi" compressed with gzip: 22 bytes on the wire for 2 decoded ones.
+        let gzip = Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xCB, 0xC8, 0x04, 0x00, 0xAC, 0x2A, 0x93, 0xD8, 0x02, 0x00, 0x00, 0x00])
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, headers: [("Content-Encoding", "gzip")], body: gzip) }
+        defer { server.stop() }
+        let response = try await transport.send(get(server.baseURL))
+        #expect(try await collect(response.body) == Data("hi".utf8))
+    }
+
     @Test("download progress for a request without a body")
     func downloadProgress() async throws {
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 4 << 20), faults: [.splitWrites(sizes: [256 * 1024])]) }

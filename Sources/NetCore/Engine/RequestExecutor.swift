@@ -122,9 +122,9 @@ public struct RequestExecutor: Sendable {
     ///   for other non-2xx statuses, ``NetworkError/responseTooLarge(limitBytes:)`` past the limits.
     nonisolated(nonsending) public func validatedBody(of response: TransportResponse, errorDecoder: ((Data) -> (any Error)?)?) async throws -> Data {
         let status = response.statusCode
+        if status == 401 { throw NetworkError.unauthorized }
         guard (200..<300).contains(status) else {
             let data = try await response.body.collect(upTo: errorPayloadLimit)
-            if status == 401 { throw NetworkError.unauthorized }
             if let decoded = errorDecoder?(data) { throw decoded }
             throw HTTPError(statusCode: status, data: data, headers: response.head.stringHeaders)
         }

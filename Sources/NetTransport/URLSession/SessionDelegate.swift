@@ -105,11 +105,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         if let waiter = transfer.head {
             waiter.resume(throwing: error ?? URLError(.badServerResponse))
         }
+        // A body shorter than its Content-Length arrives here as an error (libcurl and Apple's stack both
+        // check); counting bytes here would misjudge HEAD responses and decompressed bodies.
         if let error {
             transfer.body.finish(throwing: Self.bodyError(error, afterHead: transfer.head == nil))
-        } else if transfer.expected >= 0, transfer.received < transfer.expected {
-            // A body shorter than its Content-Length is a broken connection, not an ending.
-            transfer.body.finish(throwing: URLError(.networkConnectionLost))
         } else {
             transfer.body.finish()
         }
