@@ -5,6 +5,9 @@ import FoundationNetworking
 import NetKit
 
 /// The `URLSessionProtocol` mock an EKNetwork user's tests would pass as `session:`; it plays the API.
+///
+/// `@unchecked Sendable`, as a Swift 5 era mock would be: both stored properties are read and written only
+/// inside `lock.withLock`.
 final class MockSession: URLSessionProtocol, @unchecked Sendable {
     private let lock = NSLock()
     private var log: [String] = []
