@@ -99,22 +99,34 @@ public final class NetworkManager: NetworkManaging, Sendable {
         get { settings.withLock { $0.refresher?.provider } }
         set {
             let reference = newValue.map(TokenRefresherReference.init)
-            updateRefresh { $0.refresher = reference }
+            let coordinator = reference.map { reference in
+                TokenRefreshCoordinator(reference: reference, configuration: { [weak self] in
+                    self?.refreshConfiguration ?? .init(policy: TokenRefreshPolicy(), line: nil)
+                })
+            }
+            settings.withLock {
+                $0.refresher = reference
+                $0.coordinator = coordinator
+            }
         }
     }
 
     /// Whether requests that start during a token refresh wait for it (and go out with the new token)
-    /// instead of going out with the old one. Off by default. Changing it starts a new refresh history.
+    /// instead of going out with the old one. Off by default; a change applies from the next refresh.
     public var holdsRequestsDuringRefresh: Bool {
         get { settings.withLock { $0.holdsRequestsDuringRefresh } }
-        set { updateRefresh { $0.holdsRequestsDuringRefresh = newValue } }
+        set { settings.withLock { $0.holdsRequestsDuringRefresh = newValue } }
+    }
+
+    private var refreshConfiguration: TokenRefreshCoordinator.Configuration {
+        let line = requestLine
+        return settings.withLock { .init(policy: $0.refreshPolicy, line: $0.holdsRequestsDuringRefresh ? line : nil) }
     }
 
     /// How often the token may be refreshed before 401s fail with ``TokenRefreshError/refreshLimitExceeded(limit:interval:)``.
-    /// Changing it starts a new refresh history.
     public var tokenRefreshPolicy: TokenRefreshPolicy {
         get { settings.withLock { $0.refreshPolicy } }
-        set { updateRefresh { $0.refreshPolicy = newValue } }
+        set { settings.withLock { $0.refreshPolicy = newValue } }
     }
 
     /// Adds a `User-Agent` header to every request that does not set one.
@@ -149,18 +161,6 @@ public final class NetworkManager: NetworkManaging, Sendable {
             line: requestLine
         )
         return try await executor.send(request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
-    }
-
-    /// Applies a change to the refresh settings and starts a coordinator that reflects them.
-    private func updateRefresh(_ change: (inout Settings) -> Void) {
-        let line = requestLine
-        settings.withLock { settings in
-            change(&settings)
-            settings.coordinator = settings.refresher.map {
-                TokenRefreshCoordinator(reference: $0, policy: settings.refreshPolicy,
-                                        line: settings.holdsRequestsDuringRefresh ? line : nil)
-            }
-        }
     }
 
     private static func transport(for session: any URLSessionProtocol) -> any HTTPTransport {

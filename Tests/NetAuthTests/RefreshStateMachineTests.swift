@@ -8,9 +8,9 @@ struct RefreshStateMachineTests {
 
     @Test("the first 401 starts a refresh; the others wait; all are released together")
     func singleFlight() {
-        var machine = RefreshStateMachine<String>(policy: TokenRefreshPolicy())
-        guard case .startRefresh = machine.unauthorized(sentGeneration: 0, waiter: 1, "a", now: start) else { Issue.record(); return }
-        guard case .wait = machine.unauthorized(sentGeneration: 0, waiter: 2, "b", now: start) else { Issue.record(); return }
+        var machine = RefreshStateMachine<String>()
+        guard case .startRefresh = machine.unauthorized(sentGeneration: 0, waiter: 1, "a", now: start, policy: TokenRefreshPolicy()) else { Issue.record(); return }
+        guard case .wait = machine.unauthorized(sentGeneration: 0, waiter: 2, "b", now: start, policy: TokenRefreshPolicy()) else { Issue.record(); return }
         #expect(machine.waitingCount == 2)
         #expect(Set(machine.refreshFinished(failure: nil)) == ["a", "b"])
         #expect(machine.generation == 1)
@@ -20,39 +20,40 @@ struct RefreshStateMachineTests {
 
     @Test("a 401 sent before a successful refresh retries at once; before a failed one it fails with it")
     func staleRequests() {
-        var machine = RefreshStateMachine<Int>(policy: TokenRefreshPolicy())
-        _ = machine.unauthorized(sentGeneration: 0, waiter: 1, 1, now: start)
+        var machine = RefreshStateMachine<Int>()
+        _ = machine.unauthorized(sentGeneration: 0, waiter: 1, 1, now: start, policy: TokenRefreshPolicy())
         _ = machine.refreshFinished(failure: nil)
-        guard case .retryNow = machine.unauthorized(sentGeneration: 0, waiter: 2, 2, now: start) else { Issue.record(); return }
+        guard case .retryNow = machine.unauthorized(sentGeneration: 0, waiter: 2, 2, now: start, policy: TokenRefreshPolicy()) else { Issue.record(); return }
 
-        _ = machine.unauthorized(sentGeneration: 1, waiter: 3, 3, now: start)
+        _ = machine.unauthorized(sentGeneration: 1, waiter: 3, 3, now: start, policy: TokenRefreshPolicy())
         _ = machine.refreshFinished(failure: Failure())
-        guard case .failWithRefreshError(let error) = machine.unauthorized(sentGeneration: 1, waiter: 4, 4, now: start) else {
+        guard case .failWithRefreshError(let error) = machine.unauthorized(sentGeneration: 1, waiter: 4, 4, now: start, policy: TokenRefreshPolicy()) else {
             Issue.record()
             return
         }
         #expect(error as? Failure == Failure())
-        guard case .startRefresh = machine.unauthorized(sentGeneration: 2, waiter: 5, 5, now: start) else { Issue.record(); return }
+        guard case .startRefresh = machine.unauthorized(sentGeneration: 2, waiter: 5, 5, now: start, policy: TokenRefreshPolicy()) else { Issue.record(); return }
         #expect(machine.startedRefreshes == 3)
     }
 
     @Test("more refreshes than the window allows fail; the window slides")
     func window() {
-        var machine = RefreshStateMachine<Int>(policy: TokenRefreshPolicy(maxRefreshes: 2, interval: .seconds(10)))
+        var machine = RefreshStateMachine<Int>()
+        let policy = TokenRefreshPolicy(maxRefreshes: 2, interval: .seconds(10))
         for round in 0..<2 {
-            guard case .startRefresh = machine.unauthorized(sentGeneration: UInt64(round), waiter: round, round, now: start) else {
+            guard case .startRefresh = machine.unauthorized(sentGeneration: UInt64(round), waiter: round, round, now: start, policy: policy) else {
                 Issue.record()
                 return
             }
             _ = machine.refreshFinished(failure: nil)
         }
-        guard case .fail(let error) = machine.unauthorized(sentGeneration: 2, waiter: 9, 9, now: start + .seconds(5)) else {
+        guard case .fail(let error) = machine.unauthorized(sentGeneration: 2, waiter: 9, 9, now: start + .seconds(5), policy: policy) else {
             Issue.record()
             return
         }
         #expect(error == .refreshLimitExceeded(limit: 2, interval: .seconds(10)))
         #expect(machine.waitingCount == 0)
-        guard case .startRefresh = machine.unauthorized(sentGeneration: 2, waiter: 10, 10, now: start + .seconds(10)) else {
+        guard case .startRefresh = machine.unauthorized(sentGeneration: 2, waiter: 10, 10, now: start + .seconds(10), policy: policy) else {
             Issue.record()
             return
         }
@@ -60,9 +61,9 @@ struct RefreshStateMachineTests {
 
     @Test("a cancelled waiter leaves the queue; an unknown one is ignored")
     func cancel() {
-        var machine = RefreshStateMachine<String>(policy: TokenRefreshPolicy())
-        _ = machine.unauthorized(sentGeneration: 0, waiter: 1, "a", now: start)
-        _ = machine.unauthorized(sentGeneration: 0, waiter: 2, "b", now: start)
+        var machine = RefreshStateMachine<String>()
+        _ = machine.unauthorized(sentGeneration: 0, waiter: 1, "a", now: start, policy: TokenRefreshPolicy())
+        _ = machine.unauthorized(sentGeneration: 0, waiter: 2, "b", now: start, policy: TokenRefreshPolicy())
         #expect(machine.cancel(waiter: 1) == "a")
         #expect(machine.cancel(waiter: 1) == nil)
         #expect(machine.refreshFinished(failure: nil) == ["b"])

@@ -26,21 +26,19 @@ package struct RefreshStateMachine<Waiter> {
     private(set) package var refreshStarts: [ContinuousClock.Instant] = []
     private(set) package var startedRefreshes = 0
     private var waiters: [Int: Waiter] = [:]
-    private let policy: TokenRefreshPolicy
 
-    package init(policy: TokenRefreshPolicy) {
-        self.policy = policy
-    }
+    package init() {}
 
     /// The number of queued waiters.
     package var waitingCount: Int { waiters.count }
 
-    /// A request that was sent under `sentGeneration` got 401.
+    /// A request that was sent under `sentGeneration` got 401; a new refresh must fit `policy`'s window.
     package mutating func unauthorized(
         sentGeneration: UInt64,
         waiter id: Int,
         _ waiter: Waiter,
-        now: ContinuousClock.Instant
+        now: ContinuousClock.Instant,
+        policy: TokenRefreshPolicy
     ) -> UnauthorizedAction {
         if sentGeneration < generation {
             if let lastFailure { return .failWithRefreshError(lastFailure) }

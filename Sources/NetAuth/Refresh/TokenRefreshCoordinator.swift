@@ -14,10 +14,21 @@ import NetCore
 /// - The refresh runs inside ``CredentialRecoveryScope``, so a request it sends through the same manager
 ///   fails on 401 instead of waiting for itself; with a ``HoldTheLine``, new requests wait while it runs.
 public actor TokenRefreshCoordinator: CredentialRecovery {
+    /// How a refresh is run: read when one starts, so a manager can change it without a new coordinator.
+    package struct Configuration: Sendable {
+        package var policy: TokenRefreshPolicy
+        package var line: HoldTheLine?
+
+        package init(policy: TokenRefreshPolicy, line: HoldTheLine?) {
+            self.policy = policy
+            self.line = line
+        }
+    }
+
     private let refresh: @Sendable () async throws -> Void
-    private let line: HoldTheLine?
+    private let configuration: @Sendable () -> Configuration
     private let now: @Sendable () -> ContinuousClock.Instant
-    private var machine: RefreshStateMachine<CheckedContinuation<Void, any Error>>
+    private var machine = RefreshStateMachine<CheckedContinuation<Void, any Error>>()
     private var nextWaiter = 0
     private var onWaitingCountChange: (@Sendable (Int) -> Void)?
 
@@ -41,7 +52,18 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
         line: HoldTheLine? = nil,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
-        self.init(policy: policy, line: line, now: now) { try await reference.provider.refreshTokenIfNeeded() }
+        let configuration = Configuration(policy: policy, line: line)
+        self.init(reference: reference, configuration: { configuration }, now: now)
+    }
+
+    package init(
+        reference: TokenRefresherReference,
+        configuration: @escaping @Sendable () -> Configuration,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
+        self.refresh = { try await reference.provider.refreshTokenIfNeeded() }
+        self.configuration = configuration
+        self.now = now
     }
 
     /// Creates a coordinator around any refresh operation (the ``AuthenticationMiddleware`` uses this).
@@ -51,10 +73,10 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         refresh: @escaping @Sendable () async throws -> Void
     ) {
+        let configuration = Configuration(policy: policy, line: line)
         self.refresh = refresh
-        self.line = line
+        self.configuration = { configuration }
         self.now = now
-        self.machine = RefreshStateMachine(policy: policy)
     }
 
     /// The number of refresh attempts that have ended; a request remembers the one it was sent under.
@@ -86,7 +108,8 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
                     continuation.resume(throwing: CancellationError())
                     return
                 }
-                switch machine.unauthorized(sentGeneration: generation, waiter: id, continuation, now: now()) {
+                let policy = configuration().policy
+                switch machine.unauthorized(sentGeneration: generation, waiter: id, continuation, now: now(), policy: policy) {
                 case .retryNow: continuation.resume()
                 case .failWithRefreshError(let error): continuation.resume(throwing: error)
                 case .fail(let error): continuation.resume(throwing: error)
@@ -103,7 +126,7 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
 
     private func startRefresh() {
         let refresh = self.refresh
-        let line = self.line
+        let line = configuration().line
         // A task of its own: cancelling the waiter that started it must not cancel it for the others.
         Task {
             let outcome: Result<Void, any Error>
