@@ -22,7 +22,11 @@ public final class NetworkManager: NetworkManaging, Sendable {
         var coordinator: TokenRefreshCoordinator?
         var refreshPolicy: TokenRefreshPolicy
         var holdsRequestsDuringRefresh = false
-        var userAgentConfiguration: UserAgentConfiguration?
+        var userAgentConfiguration: UserAgentConfiguration? {
+            didSet { userAgent = userAgentConfiguration?.generateUserAgentString() }
+        }
+        /// The header value, built once per configuration rather than per request.
+        private(set) var userAgent: String?
     }
 
     /// Returns the base URL; called for every request, so it may change between requests.
@@ -51,7 +55,9 @@ public final class NetworkManager: NetworkManaging, Sendable {
         self.transport = middlewares.isEmpty ? transport : MiddlewareChain(middlewares, transport: transport)
         self.logger = NetworkLogger(subsystem: loggerSubsystem)
         self.responseDecoderProvider = responseDecoderProvider
-        self.settings = Mutex(Settings(refreshPolicy: tokenRefreshPolicy, userAgentConfiguration: userAgentConfiguration))
+        var settings = Settings(refreshPolicy: tokenRefreshPolicy)
+        settings.userAgentConfiguration = userAgentConfiguration
+        self.settings = Mutex(settings)
     }
 
     /// EKNetwork's initializer. A `URLSession` lends its configuration to a ``URLSessionTransport``; any
@@ -100,9 +106,11 @@ public final class NetworkManager: NetworkManaging, Sendable {
         set {
             let reference = newValue.map(TokenRefresherReference.init)
             let coordinator = reference.map { reference in
-                TokenRefreshCoordinator(reference: reference, configuration: { [weak self] in
+                TokenRefreshCoordinator(configuration: { [weak self] in
                     self?.refreshConfiguration ?? .init(policy: TokenRefreshPolicy(), line: nil)
-                })
+                }) {
+                    try await reference.provider.refreshTokenIfNeeded()
+                }
             }
             settings.withLock {
                 $0.refresher = reference
@@ -152,10 +160,10 @@ public final class NetworkManager: NetworkManaging, Sendable {
         _ request: T,
         accessToken: (() -> String?)? = nil
     ) async throws -> T.Response {
-        let (coordinator, userAgent) = settings.withLock { ($0.coordinator, $0.userAgentConfiguration) }
+        let (coordinator, userAgent) = settings.withLock { ($0.coordinator, $0.userAgent) }
         let executor = RequestExecutor(
             transport: transport,
-            builder: RequestBuilder(userAgent: userAgent?.generateUserAgentString()),
+            builder: RequestBuilder(userAgent: userAgent),
             responseDecoderProvider: responseDecoderProvider,
             logger: logger,
             line: requestLine

@@ -43,27 +43,8 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
         line: HoldTheLine? = nil,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
-        self.init(reference: TokenRefresherReference(refresher), policy: policy, line: line, now: now)
-    }
-
-    package init(
-        reference: TokenRefresherReference,
-        policy: TokenRefreshPolicy = TokenRefreshPolicy(),
-        line: HoldTheLine? = nil,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
-    ) {
-        let configuration = Configuration(policy: policy, line: line)
-        self.init(reference: reference, configuration: { configuration }, now: now)
-    }
-
-    package init(
-        reference: TokenRefresherReference,
-        configuration: @escaping @Sendable () -> Configuration,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
-    ) {
-        self.refresh = { try await reference.provider.refreshTokenIfNeeded() }
-        self.configuration = configuration
-        self.now = now
+        let reference = TokenRefresherReference(refresher)
+        self.init(policy: policy, line: line, now: now) { try await reference.provider.refreshTokenIfNeeded() }
     }
 
     /// Creates a coordinator around any refresh operation (the ``AuthenticationMiddleware`` uses this).
@@ -74,8 +55,17 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
         refresh: @escaping @Sendable () async throws -> Void
     ) {
         let configuration = Configuration(policy: policy, line: line)
+        self.init(configuration: { configuration }, now: now, refresh: refresh)
+    }
+
+    /// Creates a coordinator whose policy and line are read when a refresh starts (`NetworkManager` uses this).
+    package init(
+        configuration: @escaping @Sendable () -> Configuration,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        refresh: @escaping @Sendable () async throws -> Void
+    ) {
         self.refresh = refresh
-        self.configuration = { configuration }
+        self.configuration = configuration
         self.now = now
     }
 

@@ -99,9 +99,11 @@ public struct RequestExecutor: Sendable {
             if let token = accessToken?(), !token.isEmpty {
                 try outgoing.setHeader("Authorization", "Bearer \(token)")
             }
-            let started = ContinuousClock.now
+            let started = logger.isEnabled(.debug) ? ContinuousClock.now : nil
             let response = try await transport.send(outgoing)
-            logger.log(.debug, "\(outgoing.method) \(Self.loggable(outgoing.url)) → \(response.statusCode) in \(ContinuousClock.now - started)")
+            if let started {
+                logger.log(.debug, "\(outgoing.method) \(Self.loggable(outgoing.url)) → \(response.statusCode) in \(ContinuousClock.now - started)")
+            }
             guard response.statusCode == 401, allowsRefresh, !refreshed, let credentials,
                   prepared.payload.isReplayable, !CredentialRecoveryScope.isRefreshing
             else { return response }

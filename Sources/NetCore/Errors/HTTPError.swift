@@ -20,7 +20,7 @@ public struct HTTPError: LocalizedError, Sendable, Equatable {
 
     /// A header's value, matching the name case-insensitively.
     public func value(forHeader name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.value(forCaseInsensitiveKey: name)
     }
 
     /// `Request failed with status code <statusCode>`.

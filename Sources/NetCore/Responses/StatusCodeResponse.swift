@@ -23,7 +23,7 @@ public struct StatusCodeResponse: Decodable, Equatable, Sendable {
 
     /// A header's value, matching the name case-insensitively (URLSession may canonicalise header names).
     public func value(forHeader name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.value(forCaseInsensitiveKey: name)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -36,17 +36,5 @@ public struct StatusCodeResponse: Decodable, Equatable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         statusCode = try container.decode(Int.self, forKey: .statusCode)
         headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
-    }
-}
-
-extension HTTPURLResponse {
-    /// The header fields as `String` pairs.
-    package var stringHeaders: [String: String] {
-        var result: [String: String] = [:]
-        for (key, value) in allHeaderFields {
-            guard let key = key as? String else { continue }
-            result[key] = value as? String ?? String(describing: value)
-        }
-        return result
     }
 }
