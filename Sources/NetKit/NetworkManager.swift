@@ -22,6 +22,9 @@ public final class NetworkManager: NetworkManaging, Sendable {
         var coordinator: TokenRefreshCoordinator?
         var refreshPolicy: TokenRefreshPolicy
         var holdsRequestsDuringRefresh = false
+        var responseDecoderProvider: (@Sendable () -> JSONDecoder)?
+        var responseSizeLimit = RequestExecutor.defaultResponseLimit
+        var errorPayloadLimit = RequestExecutor.defaultErrorPayloadLimit
         var userAgentConfiguration: UserAgentConfiguration? {
             didSet { userAgent = userAgentConfiguration?.generateUserAgentString() }
         }
@@ -31,8 +34,6 @@ public final class NetworkManager: NetworkManaging, Sendable {
 
     /// Returns the base URL; called for every request, so it may change between requests.
     public let baseURL: @Sendable () -> URL
-    /// Replaces each request's `jsonDecoder` for requests that allow it.
-    public let responseDecoderProvider: (@Sendable () -> JSONDecoder)?
     /// Where NetKit logs (`os.Logger` on Apple platforms, standard error elsewhere).
     public let logger: NetworkLogger
     /// Every request waits here, before its token is read, while the line is held: while you hold it with
@@ -46,7 +47,7 @@ public final class NetworkManager: NetworkManaging, Sendable {
         baseURL: @escaping @Sendable () -> URL,
         transport: any HTTPTransport,
         middlewares: [any Middleware] = [],
-        loggerSubsystem: String = "com.yourapp.networking",
+        loggerSubsystem: String = NetworkLogger.placeholderSubsystem,
         userAgentConfiguration: UserAgentConfiguration? = nil,
         responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil,
         tokenRefreshPolicy: TokenRefreshPolicy = TokenRefreshPolicy()
@@ -54,8 +55,7 @@ public final class NetworkManager: NetworkManaging, Sendable {
         self.baseURL = baseURL
         self.transport = middlewares.isEmpty ? transport : MiddlewareChain(middlewares, transport: transport)
         self.logger = NetworkLogger(subsystem: loggerSubsystem)
-        self.responseDecoderProvider = responseDecoderProvider
-        var settings = Settings(refreshPolicy: tokenRefreshPolicy)
+        var settings = Settings(refreshPolicy: tokenRefreshPolicy, responseDecoderProvider: responseDecoderProvider)
         settings.userAgentConfiguration = userAgentConfiguration
         self.settings = Mutex(settings)
     }
@@ -65,7 +65,7 @@ public final class NetworkManager: NetworkManaging, Sendable {
     public convenience init(
         baseURL: @escaping @Sendable () -> URL,
         session: any URLSessionProtocol = URLSession.shared,
-        loggerSubsystem: String = "com.yourapp.networking",
+        loggerSubsystem: String = NetworkLogger.placeholderSubsystem,
         userAgentConfiguration: UserAgentConfiguration? = nil,
         responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil
     ) {
@@ -82,7 +82,7 @@ public final class NetworkManager: NetworkManaging, Sendable {
     public convenience init(
         baseURL: URL,
         session: any URLSessionProtocol = URLSession.shared,
-        loggerSubsystem: String = "com.yourapp.networking",
+        loggerSubsystem: String = NetworkLogger.placeholderSubsystem,
         userAgentConfiguration: UserAgentConfiguration? = nil,
         responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil
     ) {
@@ -137,6 +137,26 @@ public final class NetworkManager: NetworkManaging, Sendable {
         set { settings.withLock { $0.refreshPolicy = newValue } }
     }
 
+    /// Replaces each request's `jsonDecoder` for requests that allow it (`allowsResponseDecoderOverride`).
+    public var responseDecoderProvider: (@Sendable () -> JSONDecoder)? {
+        get { settings.withLock { $0.responseDecoderProvider } }
+        set { settings.withLock { $0.responseDecoderProvider = newValue } }
+    }
+
+    /// The largest successful body `send` reads into memory; a longer one fails with
+    /// ``NetworkError/responseTooLarge(limitBytes:)``. 64 MiB by default.
+    public var responseSizeLimit: Int {
+        get { settings.withLock { $0.responseSizeLimit } }
+        set { settings.withLock { $0.responseSizeLimit = max(0, newValue) } }
+    }
+
+    /// The most bytes of an error body kept for `errorDecoder` and ``HTTPError``; a longer body is cut there and
+    /// the `HTTPError` marked ``HTTPError/isTruncated``, keeping its status and headers. 1 MiB by default.
+    public var errorPayloadLimit: Int {
+        get { settings.withLock { $0.errorPayloadLimit } }
+        set { settings.withLock { $0.errorPayloadLimit = max(0, newValue) } }
+    }
+
     /// Adds a `User-Agent` header to every request that does not set one.
     public var userAgentConfiguration: UserAgentConfiguration? {
         get { settings.withLock { $0.userAgentConfiguration } }
@@ -160,20 +180,23 @@ public final class NetworkManager: NetworkManaging, Sendable {
         _ request: T,
         accessToken: (() -> String?)? = nil
     ) async throws -> T.Response {
-        let (coordinator, userAgent) = settings.withLock { ($0.coordinator, $0.userAgent) }
-        let executor = RequestExecutor(
-            transport: transport,
-            builder: RequestBuilder(userAgent: userAgent),
-            responseDecoderProvider: responseDecoderProvider,
-            logger: logger,
-            line: requestLine
-        )
+        let (coordinator, executor) = settings.withLock { settings in
+            (settings.coordinator, RequestExecutor(
+                transport: transport,
+                builder: RequestBuilder(userAgent: settings.userAgent),
+                responseDecoderProvider: settings.responseDecoderProvider,
+                logger: logger,
+                errorPayloadLimit: settings.errorPayloadLimit,
+                responseLimit: settings.responseSizeLimit,
+                line: requestLine
+            ))
+        }
         return try await executor.send(request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
     }
 
     private static func transport(for session: any URLSessionProtocol) -> any HTTPTransport {
         if let session = session as? URLSession {
-            return URLSessionTransport(configuration: session.configuration)
+            return URLSessionTransport(borrowing: session)
         }
         return SessionProtocolTransport(session: session)
     }

@@ -12,7 +12,7 @@ struct RefreshStateMachineTests {
         guard case .startRefresh = machine.unauthorized(sentGeneration: 0, waiter: 1, "a", now: start, policy: TokenRefreshPolicy()) else { Issue.record(); return }
         guard case .wait = machine.unauthorized(sentGeneration: 0, waiter: 2, "b", now: start, policy: TokenRefreshPolicy()) else { Issue.record(); return }
         #expect(machine.waitingCount == 2)
-        #expect(Set(machine.refreshFinished(failure: nil)) == ["a", "b"])
+        #expect(Set(machine.refreshFinished(1, failure: nil) ?? []) == ["a", "b"])
         #expect(machine.generation == 1)
         #expect(machine.startedRefreshes == 1)
         #expect(!machine.isRefreshing)
@@ -22,11 +22,11 @@ struct RefreshStateMachineTests {
     func staleRequests() {
         var machine = RefreshStateMachine<Int>()
         _ = machine.unauthorized(sentGeneration: 0, waiter: 1, 1, now: start, policy: TokenRefreshPolicy())
-        _ = machine.refreshFinished(failure: nil)
+        _ = machine.refreshFinished(machine.runningRefresh ?? 0, failure: nil)
         guard case .retryNow = machine.unauthorized(sentGeneration: 0, waiter: 2, 2, now: start, policy: TokenRefreshPolicy()) else { Issue.record(); return }
 
         _ = machine.unauthorized(sentGeneration: 1, waiter: 3, 3, now: start, policy: TokenRefreshPolicy())
-        _ = machine.refreshFinished(failure: Failure())
+        _ = machine.refreshFinished(machine.runningRefresh ?? 0, failure: Failure())
         guard case .failWithRefreshError(let error) = machine.unauthorized(sentGeneration: 1, waiter: 4, 4, now: start, policy: TokenRefreshPolicy()) else {
             Issue.record()
             return
@@ -45,7 +45,7 @@ struct RefreshStateMachineTests {
                 Issue.record()
                 return
             }
-            _ = machine.refreshFinished(failure: nil)
+            _ = machine.refreshFinished(machine.runningRefresh ?? 0, failure: nil)
         }
         guard case .fail(let error) = machine.unauthorized(sentGeneration: 2, waiter: 9, 9, now: start + .seconds(5), policy: policy) else {
             Issue.record()
@@ -66,6 +66,21 @@ struct RefreshStateMachineTests {
         _ = machine.unauthorized(sentGeneration: 0, waiter: 2, "b", now: start, policy: TokenRefreshPolicy())
         #expect(machine.cancel(waiter: 1) == "a")
         #expect(machine.cancel(waiter: 1) == nil)
-        #expect(machine.refreshFinished(failure: nil) == ["b"])
+        #expect(machine.refreshFinished(machine.runningRefresh ?? 0, failure: nil) == ["b"])
+    }
+
+    @Test("a refresh ended once (by its timeout) ignores its late return; the next refresh gets a new number")
+    func lateReturn() {
+        var machine = RefreshStateMachine<String>()
+        _ = machine.unauthorized(sentGeneration: 0, waiter: 1, "a", now: start, policy: TokenRefreshPolicy())
+        #expect(machine.runningRefresh == 1)
+        #expect(machine.refreshFinished(1, failure: Failure()) == ["a"])
+        #expect(machine.refreshFinished(1, failure: nil) == nil)
+        #expect(machine.generation == 1)
+        #expect(machine.lastFailure is Failure)
+        _ = machine.unauthorized(sentGeneration: 1, waiter: 2, "b", now: start, policy: TokenRefreshPolicy())
+        #expect(machine.runningRefresh == 2)
+        #expect(machine.refreshFinished(1, failure: nil) == nil)
+        #expect(machine.refreshFinished(2, failure: nil) == ["b"])
     }
 }

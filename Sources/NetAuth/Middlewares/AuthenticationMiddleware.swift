@@ -43,11 +43,15 @@ public final class AuthenticationMiddleware<A: Authenticator>: Middleware {
         var authorized = request
         try authenticator.apply(store.current, to: &authorized)
         let response = try await next(authorized)
-        guard authenticator.isAuthenticationFailure(response.head, for: authorized),
-              request.payload.isReplayable, !CredentialRecoveryScope.isRefreshing
+        guard authenticator.isAuthenticationFailure(response.head, for: authorized), request.payload.isReplayable
         else { return response }
         if authenticator.isRequest(authorized, authenticatedWith: store.current) {
-            try await refreshCoordinator.recover(fromUnauthorizedAt: generation)
+            do {
+                try await refreshCoordinator.recover(fromUnauthorizedAt: generation)
+            } catch NetworkError.unauthorized {
+                // The refresh's own request was rejected: hand the rejection back instead of waiting for itself.
+                return response
+            }
         }
         var retried = request
         try authenticator.apply(store.current, to: &retried)

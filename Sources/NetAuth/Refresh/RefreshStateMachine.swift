@@ -22,12 +22,16 @@ package struct RefreshStateMachine<Waiter> {
     private(set) package var generation: UInt64 = 0
     /// The error of the last attempt, `nil` if it succeeded (or none has ended).
     private(set) package var lastFailure: (any Error)?
-    private(set) package var isRefreshing = false
+    /// The number of the refresh in flight (its position among all started refreshes, from 1), if any.
+    private(set) package var runningRefresh: Int?
     private(set) package var refreshStarts: [ContinuousClock.Instant] = []
     private(set) package var startedRefreshes = 0
     private var waiters: [Int: Waiter] = [:]
 
     package init() {}
+
+    /// Whether a refresh is running.
+    package var isRefreshing: Bool { runningRefresh != nil }
 
     /// The number of queued waiters.
     package var waitingCount: Int { waiters.count }
@@ -54,15 +58,17 @@ package struct RefreshStateMachine<Waiter> {
         }
         refreshStarts.append(now)
         startedRefreshes += 1
-        isRefreshing = true
+        runningRefresh = startedRefreshes
         waiters[id] = waiter
         return .startRefresh
     }
 
-    /// The refresh ended (`failure` is `nil` on success); returns every waiter, each to be resumed with the
-    /// outcome. A request whose 401 arrives later but was sent before this point gets the same outcome.
-    package mutating func refreshFinished(failure: (any Error)?) -> [Waiter] {
-        isRefreshing = false
+    /// Refresh number `refresh` ended (`failure` is `nil` on success); returns every waiter, each to be resumed
+    /// with the outcome, or `nil` when that refresh had already been ended (it timed out, and this is its late
+    /// return). A request whose 401 arrives later but was sent before this point gets the same outcome.
+    package mutating func refreshFinished(_ refresh: Int, failure: (any Error)?) -> [Waiter]? {
+        guard runningRefresh == refresh else { return nil }
+        runningRefresh = nil
         generation += 1
         lastFailure = failure
         defer { waiters.removeAll() }

@@ -11,8 +11,12 @@ import NetCore
 ///   ``TokenRefreshError/refreshLimitExceeded(limit:interval:)`` instead of looping.
 /// - Cancelling a waiter ends its wait with `CancellationError` and leaves the refresh running for the
 ///   others: the refresh runs in a task of its own.
-/// - The refresh runs inside ``CredentialRecoveryScope``, so a request it sends through the same manager
-///   fails on 401 instead of waiting for itself; with a ``HoldTheLine``, new requests wait while it runs.
+/// - A request the refresh itself sends fails on 401 with ``NetworkError/unauthorized`` instead of waiting
+///   for itself; the mark is this coordinator's and this refresh's alone, so other coordinators (other
+///   managers) refresh as usual, and so do tasks the refresher started once the refresh is over.
+/// - With a ``HoldTheLine``, new requests wait while the refresh runs (the refresher's own pass).
+/// - A refresh that runs longer than ``TokenRefreshPolicy/timeout`` fails its waiters with
+///   ``TokenRefreshError/timedOut(after:)``, releases the line and is cancelled.
 public actor TokenRefreshCoordinator: CredentialRecovery {
     /// How a refresh is run: read when one starts, so a manager can change it without a new coordinator.
     package struct Configuration: Sendable {
@@ -31,6 +35,8 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
     private var machine = RefreshStateMachine<CheckedContinuation<Void, any Error>>()
     private var nextWaiter = 0
     private var onWaitingCountChange: (@Sendable (Int) -> Void)?
+    /// The hold the refresh in flight keeps on the line, ended when the refresh ends or times out.
+    private var heldLine: (line: HoldTheLine, hold: HoldTheLine.Hold)?
 
     /// Creates a coordinator that refreshes with `refresher`.
     /// - Parameters:
@@ -88,8 +94,13 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
     }
 
     /// Waits for a fresh credential for a request that got 401 under `generation`.
-    /// - Throws: the refresh's error, ``TokenRefreshError``, or `CancellationError`.
+    /// - Throws: the refresh's error, ``TokenRefreshError``, `CancellationError`, or
+    ///   ``NetworkError/unauthorized`` when called from inside this coordinator's own running refresh.
     public func recover(fromUnauthorizedAt generation: UInt64) async throws {
+        if let running = machine.runningRefresh,
+           RefreshScope.current.contains(RefreshScope(coordinator: ObjectIdentifier(self), refresh: running)) {
+            throw NetworkError.unauthorized
+        }
         let id = nextWaiter
         nextWaiter += 1
         try await withTaskCancellationHandler {
@@ -106,7 +117,7 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
                 case .wait: onWaitingCountChange?(machine.waitingCount)
                 case .startRefresh:
                     onWaitingCountChange?(machine.waitingCount)
-                    startRefresh()
+                    startRefresh(timeout: policy.timeout)
                 }
             }
         } onCancel: {
@@ -114,16 +125,19 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
         }
     }
 
-    private func startRefresh() {
+    private func startRefresh(timeout: Duration) {
+        guard let number = machine.runningRefresh else { return }
         let refresh = self.refresh
         let line = configuration().line
+        let hold = line?.beginHold()
+        let scope = RefreshScope.current.union([RefreshScope(coordinator: ObjectIdentifier(self), refresh: number)])
         // A task of its own: cancelling the waiter that started it must not cancel it for the others.
-        Task {
+        let work = Task {
             let outcome: Result<Void, any Error>
             do {
-                try await CredentialRecoveryScope.$isRefreshing.withValue(true) {
-                    if let line {
-                        try await line.withLineHeld { try await refresh() }
+                try await RefreshScope.$current.withValue(scope) {
+                    if let line, let hold {
+                        try await line.withHolder(hold) { try await refresh() }
                     } else {
                         try await refresh()
                     }
@@ -132,15 +146,27 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
             } catch {
                 outcome = .failure(error)
             }
-            self.finishRefresh(outcome)
+            self.finishRefresh(number, outcome)
         }
+        // The timer ends the refresh for its waiters even when the refresher ignores cancellation, and the hold
+        // is ended by the coordinator, not by the refresher's return, so the line cannot stay held forever.
+        Task {
+            do { try await Task.sleep(for: timeout) } catch { return }
+            if self.finishRefresh(number, .failure(TokenRefreshError.timedOut(after: timeout))) { work.cancel() }
+        }
+        if let line, let hold { heldLine = (line, hold) }
     }
 
-    private func finishRefresh(_ outcome: Result<Void, any Error>) {
+    /// Ends refresh `number` for its waiters; `false` when it had already ended (a timeout, or its late return).
+    @discardableResult
+    private func finishRefresh(_ number: Int, _ outcome: Result<Void, any Error>) -> Bool {
         let failure: (any Error)? = if case .failure(let error) = outcome { error } else { nil }
-        let waiters = machine.refreshFinished(failure: failure)
+        guard let waiters = machine.refreshFinished(number, failure: failure) else { return false }
+        if let (line, hold) = heldLine { line.endHold(hold) }
+        heldLine = nil
         if !waiters.isEmpty { onWaitingCountChange?(0) }
         for waiter in waiters { waiter.resume(with: outcome) }
+        return true
     }
 
     private func cancelWaiter(_ id: Int) {

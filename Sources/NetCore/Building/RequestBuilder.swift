@@ -6,15 +6,17 @@ import NetMultipart
 
 /// Turns a ``NetworkRequest`` into a ``TransportRequest``: the one request builder `send` and `stream` share.
 ///
-/// Every check happens here, before a byte is sent: the path, the headers, the body kinds.
+/// Every check happens here, before a byte is sent: the path, the headers, the body kinds. Requests go out
+/// with `Accept: application/json` unless they set their own `Accept`, as EKNetwork sends them.
 public struct RequestBuilder: Sendable {
     /// The `User-Agent` to send when the request does not set one.
     public var userAgent: String?
-    /// The idle timeout of each attempt, in seconds.
-    public var timeout: TimeInterval
+    /// The idle timeout of each attempt, in seconds; `nil` leaves the session configuration's
+    /// `timeoutIntervalForRequest` in charge.
+    public var timeout: TimeInterval?
 
     /// Creates a builder.
-    public init(userAgent: String? = nil, timeout: TimeInterval = 60) {
+    public init(userAgent: String? = nil, timeout: TimeInterval? = nil) {
         self.userAgent = userAgent
         self.timeout = timeout
     }
@@ -27,7 +29,8 @@ public struct RequestBuilder: Sendable {
         if request.body != nil && request.multipartData != nil { throw NetworkError.conflictingBodyTypes }
         let url = try RequestURLBuilder.url(base: baseURL, path: request.path, query: request.queryParameters)
 
-        var head = URLRequest(url: url, timeoutInterval: timeout)
+        var head = URLRequest(url: url)
+        if let timeout { head.timeoutInterval = timeout }
         head.httpMethod = request.method.rawValue
         var headers: [(String, String)] = [("Content-Type", request.contentType)]
         let payload: RequestPayload
@@ -44,9 +47,12 @@ public struct RequestBuilder: Sendable {
         if let extra = request.headers {
             headers += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }
-        if let userAgent, !headers.contains(where: { $0.0.caseInsensitiveCompare("User-Agent") == .orderedSame }) {
-            headers.append(("User-Agent", userAgent))
+        func isSet(_ name: String) -> Bool {
+            headers.contains { $0.0.caseInsensitiveCompare(name) == .orderedSame }
         }
+        // EKNetwork sends JSON's Accept unless the request names its own.
+        if !isSet("Accept") { headers.append(("Accept", "application/json")) }
+        if let userAgent, !isSet("User-Agent") { headers.append(("User-Agent", userAgent)) }
 
         var built = TransportRequest(head: head, payload: payload, progress: request.progress)
         for (name, value) in headers {

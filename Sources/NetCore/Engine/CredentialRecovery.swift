@@ -9,5 +9,7 @@ public protocol CredentialRecovery: Sendable {
     ///
     /// Returns at once when a refresh has succeeded since `generation` (throws at once when it failed);
     /// otherwise starts one refresh or joins the one in flight. Throws the refresh's error to every waiter.
+    /// Called from inside this recovery's own refresh (the refresher's own request got 401), it throws
+    /// ``NetworkError/unauthorized`` instead of waiting for itself.
     func recover(fromUnauthorizedAt generation: UInt64) async throws
 }

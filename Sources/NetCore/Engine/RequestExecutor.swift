@@ -16,12 +16,17 @@ public struct RequestExecutor: Sendable {
     public var responseDecoderProvider: (@Sendable () -> JSONDecoder)?
     /// Where the engine reports what it does.
     public var logger: NetworkLogger
-    /// The largest error payload read into memory (EKNetwork's 1 MiB cap).
+    /// The most bytes of an error body read into memory (EKNetwork's 1 MiB by default); a longer one is cut.
     public var errorPayloadLimit: Int
-    /// The largest successful body read into memory.
+    /// The largest successful body read into memory (64 MiB by default); a longer one fails the request.
     public var responseLimit: Int
     /// Requests wait here, before their token is read, while the line is held.
     public var line: HoldTheLine?
+
+    /// 1 MiB: the default of ``errorPayloadLimit``.
+    public static let defaultErrorPayloadLimit = 1 << 20
+    /// 64 MiB: the default of ``responseLimit``.
+    public static let defaultResponseLimit = 64 << 20
 
     /// Creates an engine.
     public init(
@@ -29,8 +34,8 @@ public struct RequestExecutor: Sendable {
         builder: RequestBuilder = RequestBuilder(),
         responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil,
         logger: NetworkLogger = .disabled,
-        errorPayloadLimit: Int = 1 << 20,
-        responseLimit: Int = Int.max,
+        errorPayloadLimit: Int = RequestExecutor.defaultErrorPayloadLimit,
+        responseLimit: Int = RequestExecutor.defaultResponseLimit,
         line: HoldTheLine? = nil
     ) {
         self.line = line
@@ -45,10 +50,12 @@ public struct RequestExecutor: Sendable {
     /// Sends `request` and decodes its response.
     /// - Parameters:
     ///   - baseURL: The URL the request's path is appended to.
-    ///   - accessToken: Read before every attempt; a non-empty token is sent as `Authorization: Bearer`.
+    ///   - accessToken: Read before every attempt; a non-empty token is sent as `Authorization: Bearer` unless
+    ///     the request sets its own `Authorization` header.
     ///   - credentials: Refreshes the credential on 401 (once per request), when the request allows retries.
     ///
     /// Runs on the caller's actor between network waits, so `accessToken` is called where it was formed.
+    /// A failed request is logged at `error` level (cancellation at `notice`), with secrets redacted.
     nonisolated(nonsending) public func send<Request: NetworkRequest>(
         _ request: Request,
         baseURL: URL,
@@ -56,6 +63,28 @@ public struct RequestExecutor: Sendable {
         credentials: (any CredentialRecovery)? = nil
     ) async throws -> Request.Response {
         let prepared = try builder.makeRequest(request, baseURL: baseURL)
+        do {
+            let value = try await attempts(request, prepared, accessToken: accessToken, credentials: credentials)
+            prepared.progress?.markFinished()
+            return value
+        } catch {
+            let cancelled = error is CancellationError || Task.isCancelled
+            prepared.progress?.markEnded(cancelled ? .cancelled : .failed)
+            if cancelled {
+                logger.log(.notice, "\(prepared.method) \(LogRedaction.url(prepared.url)) cancelled")
+                throw CancellationError()
+            }
+            logger.log(.error, "\(prepared.method) \(LogRedaction.url(prepared.url)) failed: \(LogRedaction.describe(error))")
+            throw error
+        }
+    }
+
+    nonisolated(nonsending) private func attempts<Request: NetworkRequest>(
+        _ request: Request,
+        _ prepared: TransportRequest,
+        accessToken: (() -> String?)?,
+        credentials: (any CredentialRecovery)?
+    ) async throws -> Request.Response {
         let policy = request.allowsRetry && prepared.payload.isReplayable ? request.retryPolicy : RetryPolicy()
         var retry = 0
         while true {
@@ -64,17 +93,14 @@ public struct RequestExecutor: Sendable {
                     prepared, allowsRefresh: request.allowsRetry, accessToken: accessToken, credentials: credentials
                 )
                 let data = try await validatedBody(of: response, errorDecoder: request.errorDecoder)
-                let value = try decode(request, data: data, head: response.head)
-                prepared.progress?.markFinished()
-                return value
+                return try decode(request, data: data, head: response.head)
             } catch let failure as RefreshFailure {
-                logger.log(.notice, "\(prepared.method) \(Self.loggable(prepared.url)): token refresh failed")
                 throw failure.underlying
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 retry += 1
                 guard let wait = policy.delay(beforeRetry: retry, after: error) else { throw error }
-                logger.log(.info, "\(prepared.method) \(Self.loggable(prepared.url)): retry \(retry) in \(wait) s after \(error)")
+                logger.log(.info, "\(prepared.method) \(LogRedaction.url(prepared.url)): retry \(retry) in \(wait) s after \(LogRedaction.describe(error))")
                 try await Task.sleep(for: .seconds(wait))
             }
         }
@@ -91,44 +117,53 @@ public struct RequestExecutor: Sendable {
         credentials: (any CredentialRecovery)?
     ) async throws -> TransportResponse {
         var refreshed = false
+        let ownAuthorization = prepared.value(forHeader: "Authorization") != nil
         while true {
             try Task.checkCancellation()
             try await line?.waitUntilOpen()
             let generation = await credentials?.generation() ?? 0
             var outgoing = prepared
-            if let token = accessToken?(), !token.isEmpty {
+            if !ownAuthorization, let token = accessToken?(), !token.isEmpty {
                 try outgoing.setHeader("Authorization", "Bearer \(token)")
             }
             let started = logger.isEnabled(.debug) ? ContinuousClock.now : nil
+            if started != nil {
+                logger.log(.debug, "→ \(outgoing.method) \(LogRedaction.url(outgoing.url))")
+            }
             let response = try await transport.send(outgoing)
             if let started {
-                logger.log(.debug, "\(outgoing.method) \(Self.loggable(outgoing.url)) → \(response.statusCode) in \(ContinuousClock.now - started)")
+                logger.log(.debug, "← \(outgoing.method) \(LogRedaction.url(outgoing.url)) \(response.statusCode) in \(ContinuousClock.now - started)")
             }
-            guard response.statusCode == 401, allowsRefresh, !refreshed, let credentials,
-                  prepared.payload.isReplayable, !CredentialRecoveryScope.isRefreshing
+            guard response.statusCode == 401, allowsRefresh, !refreshed, let credentials, prepared.payload.isReplayable
             else { return response }
             do {
                 try await credentials.recover(fromUnauthorizedAt: generation)
             } catch is CancellationError {
                 throw CancellationError()
+            } catch NetworkError.unauthorized {
+                // The refresher's own request got 401: it must not wait for the refresh it is part of.
+                return response
             } catch {
+                logger.log(.info, "\(outgoing.method) \(LogRedaction.url(outgoing.url)): 401, token refresh failed: \(LogRedaction.describe(error))")
                 throw RefreshFailure(underlying: error)
             }
             refreshed = true
-            logger.log(.info, "\(outgoing.method) \(Self.loggable(outgoing.url)): 401, token refreshed, sending again")
+            logger.log(.info, "\(outgoing.method) \(LogRedaction.url(outgoing.url)): 401, token refreshed, sending again")
         }
     }
 
     /// Reads the body of a successful response, or turns a failed one into its error.
     /// - Throws: ``NetworkError/unauthorized`` for 401, the request's `errorDecoder` result or ``HTTPError``
-    ///   for other non-2xx statuses, ``NetworkError/responseTooLarge(limitBytes:)`` past the limits.
+    ///   for other non-2xx statuses (an error body longer than ``errorPayloadLimit`` is cut there and the
+    ///   `HTTPError` marked truncated: its status and headers stay), ``NetworkError/responseTooLarge(limitBytes:)``
+    ///   for a successful body longer than ``responseLimit``.
     nonisolated(nonsending) public func validatedBody(of response: TransportResponse, errorDecoder: ((Data) -> (any Error)?)?) async throws -> Data {
         let status = response.statusCode
         if status == 401 { throw NetworkError.unauthorized }
         guard (200..<300).contains(status) else {
-            let data = try await response.body.collect(upTo: errorPayloadLimit)
+            let (data, truncated) = try await response.body.collectPrefix(upTo: errorPayloadLimit)
             if let decoded = errorDecoder?(data) { throw decoded }
-            throw HTTPError(statusCode: status, data: data, headers: response.head.stringHeaders)
+            throw HTTPError(statusCode: status, data: data, headers: response.head.stringHeaders, isTruncated: truncated)
         }
         return try await response.body.collect(upTo: responseLimit, expectedLength: response.declaredLength)
     }
@@ -138,15 +173,6 @@ public struct RequestExecutor: Sendable {
             return try request.decodeResponse(data: data, response: head, decoder: provider())
         }
         return try request.decodeResponse(data: data, response: head)
-    }
-
-    /// Scheme, host and path only: queries may carry tokens.
-    private static func loggable(_ url: URL?) -> String {
-        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "-" }
-        if components.percentEncodedQuery != nil { components.percentEncodedQuery = "…" }
-        components.user = nil
-        components.password = nil
-        return components.string ?? "-"
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Errors NetKit reports itself, as opposed to errors of the transport or of the server.
 ///
 /// The first six cases are EKNetwork's; the others name failures EKNetwork had no word for. Every
@@ -25,7 +27,7 @@ public enum NetworkError: Error, Sendable, Equatable {
     case uploadStreamConsumed
 }
 
-extension NetworkError: CustomStringConvertible {
+extension NetworkError: LocalizedError, CustomStringConvertible {
     /// A sentence that names the failure; never includes header values, which may be secrets.
     public var description: String {
         switch self {
@@ -40,4 +42,7 @@ extension NetworkError: CustomStringConvertible {
         case .uploadStreamConsumed: "The request body stream was already sent once."
         }
     }
+
+    /// The same sentence as ``description``, so `localizedDescription` reads well on every platform.
+    public var errorDescription: String? { description }
 }

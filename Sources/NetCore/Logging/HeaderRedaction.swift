@@ -6,12 +6,9 @@ public enum HeaderRedaction {
         "x-auth-token", "x-access-token", "x-refresh-token", "x-csrf-token", "x-xsrf-token",
     ]
 
-    /// `value`, or `<redacted>` when `name` is sensitive (or contains "token", "secret" or "password").
+    /// `value`, or `<redacted>` when `name` is sensitive (or looks secret: see ``LogRedaction/isSecretName(_:)``).
     public static func redact(name: String, value: String) -> String {
-        let lowered = name.lowercased()
-        let looksSecret = sensitiveNames.contains(lowered)
-            || ["token", "secret", "password", "session"].contains { lowered.contains($0) }
-        return looksSecret ? "<redacted>" : value
+        LogRedaction.isSecretName(name) ? LogRedaction.placeholder : value
     }
 
     /// The headers as `Name: value` lines, sorted by name, secrets redacted.

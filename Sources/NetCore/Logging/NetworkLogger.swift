@@ -12,19 +12,20 @@ import os
 public struct NetworkLogger: Sendable {
     /// The importance of a message.
     public enum Level: Int, Sendable, Comparable, CaseIterable {
-        /// Every request and response.
+        /// Every request and response, with timing.
         case debug
-        /// Retries, token refreshes.
+        /// Retries and token refreshes.
         case info
-        /// Failures the caller receives.
+        /// Requests the caller cancelled.
         case notice
-        /// Failures NetKit cannot recover from.
+        /// Requests that failed: visible at the default level.
         case error
 
         /// Orders levels by importance.
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
 
-        fileprivate var name: String {
+        /// The level's name as written in log lines and `NETKIT_LOG_LEVEL`.
+        public var name: String {
             switch self {
             case .debug: "debug"
             case .info: "info"
@@ -64,6 +65,16 @@ public struct NetworkLogger: Sendable {
     /// A logger that writes nothing.
     public static let disabled = NetworkLogger(subsystem: "NetKit", minimumLevel: nil)
 
+    /// EKNetwork's default `loggerSubsystem`, a placeholder meant to be replaced; never shown on Linux.
+    public static let placeholderSubsystem = "com.yourapp.networking"
+
+    /// The line written to standard error where `os` is missing: `[subsystem:category] level: message`, with
+    /// `NetKit` in place of the placeholder subsystem.
+    public func standardErrorLine(_ level: Level, _ message: String) -> String {
+        let name = subsystem == Self.placeholderSubsystem ? "NetKit" : subsystem
+        return "[\(name):\(category)] \(level.name): \(message)\n"
+    }
+
     /// The level named by `NETKIT_LOG_LEVEL`, `error` when unset, `nil` for `off`.
     public static var environmentLevel: Level? {
         switch ProcessInfo.processInfo.environment["NETKIT_LOG_LEVEL"]?.lowercased() {
@@ -98,7 +109,7 @@ public struct NetworkLogger: Sendable {
         case .error: logger.error("\(text, privacy: .public)")
         }
         #else
-        FileHandle.standardError.write(Data("[\(subsystem):\(category)] \(level.name): \(text)\n".utf8))
+        FileHandle.standardError.write(Data(standardErrorLine(level, text).utf8))
         #endif
     }
 }

@@ -5,8 +5,9 @@ import Synchronization
 ///
 /// Requests pass through a ``HoldTheLineMiddleware`` (or `NetworkManager`'s own line); while the line is
 /// held they wait (cancellably) and continue in arrival order once the last hold is released. Requests sent
-/// from inside ``withLineHeld(_:)`` (the refresh itself) pass straight through. An open line costs a lock,
-/// not an actor hop, per request.
+/// from inside ``withLineHeld(_:)`` pass straight through *this* line, and only while that hold lasts: the
+/// holder of one line waits at any other held line like everyone else, and a task it started that outlives
+/// the hold waits too. An open line costs a lock, not an actor hop, per request.
 ///
 /// ```swift
 /// let line = HoldTheLine()
@@ -14,17 +15,27 @@ import Synchronization
 /// try await line.withLineHeld { try await migrateAccount() }   // other requests wait meanwhile
 /// ```
 public final class HoldTheLine: Sendable {
+    /// One hold that lets its holder's requests pass; ended with ``HoldTheLine/endHold(_:)``.
+    package struct Hold: Hashable, Sendable {
+        let line: ObjectIdentifier
+        let number: UInt64
+    }
+
     private struct State {
-        var holds = 0
+        var anonymousHolds = 0
+        var activeHolds: Set<UInt64> = []
+        var nextHold: UInt64 = 0
         var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
         var nextWaiter = 0
         var observer: (@Sendable (Int) -> Void)?
+
+        var isHeld: Bool { anonymousHolds > 0 || !activeHolds.isEmpty }
     }
 
     private let state: Mutex<State>
 
-    /// `true` inside ``withLineHeld(_:)``: such requests are the reason for the hold and must not wait.
-    @TaskLocal public static var isHolder = false
+    /// The holds the current task runs inside (set by ``withLineHeld(_:)`` and ``withHolder(_:_:)``).
+    @TaskLocal private static var currentHolds: Set<Hold> = []
 
     /// Creates an open line.
     /// - Parameter onWaitingCountChange: Told the number of waiting requests whenever it changes (for
@@ -39,41 +50,62 @@ public final class HoldTheLine: Sendable {
     }
 
     /// Whether requests are currently held.
-    public var isHeld: Bool { state.withLock { $0.holds > 0 } }
+    public var isHeld: Bool { state.withLock { $0.isHeld } }
 
     /// The number of requests waiting for the line to open.
     public var waitingCount: Int { state.withLock { $0.waiters.count } }
 
-    /// Holds the line until a matching ``release()``; holds nest.
-    public func hold() {
-        state.withLock { $0.holds += 1 }
+    /// Whether the current task runs inside one of this line's holds that has not ended.
+    public var isHolder: Bool {
+        let holds = Self.currentHolds.filter { $0.line == ObjectIdentifier(self) }
+        guard !holds.isEmpty else { return false }
+        return state.withLock { state in holds.contains { state.activeHolds.contains($0.number) } }
     }
 
-    /// Releases one hold; when none is left, every waiting request continues, in arrival order.
+    /// Holds the line until a matching ``release()``; holds nest. Nobody passes such a hold.
+    public func hold() {
+        state.withLock { $0.anonymousHolds += 1 }
+    }
+
+    /// Releases one ``hold()``; when no hold is left, every waiting request continues, in arrival order.
     public func release() {
-        let (resumed, observer) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], (@Sendable (Int) -> Void)?) in
-            guard state.holds > 0 else { return ([], nil) }
-            state.holds -= 1
-            guard state.holds == 0, !state.waiters.isEmpty else { return ([], nil) }
-            let resumed = state.waiters.sorted { $0.key < $1.key }.map(\.value)
-            state.waiters.removeAll()
-            return (resumed, state.observer)
+        openIfFree { state in
+            guard state.anonymousHolds > 0 else { return false }
+            state.anonymousHolds -= 1
+            return true
         }
-        observer?(0)
-        for waiter in resumed { waiter.resume() }
     }
 
     /// Holds the line while `operation` runs; requests `operation` sends itself pass through.
     public func withLineHeld<T: Sendable>(_ operation: @Sendable () async throws -> T) async throws -> T {
-        hold()
-        defer { release() }
-        return try await Self.$isHolder.withValue(true) { try await operation() }
+        let hold = beginHold()
+        defer { endHold(hold) }
+        return try await withHolder(hold, operation)
     }
 
-    /// Returns when the line is open (at once unless it is held, or the caller is the holder).
+    /// Starts a hold whose holder passes; for owners (a refresh coordinator) that must end it on their own terms.
+    package func beginHold() -> Hold {
+        state.withLock { state in
+            state.nextHold += 1
+            state.activeHolds.insert(state.nextHold)
+            return Hold(line: ObjectIdentifier(self), number: state.nextHold)
+        }
+    }
+
+    /// Ends `hold` (idempotent); the line opens when no hold is left.
+    package func endHold(_ hold: Hold) {
+        openIfFree { $0.activeHolds.remove(hold.number) != nil }
+    }
+
+    /// Runs `operation` as the holder of `hold`: its requests pass this line while the hold lasts.
+    package func withHolder<T: Sendable>(_ hold: Hold, _ operation: @Sendable () async throws -> T) async throws -> T {
+        try await Self.$currentHolds.withValue(Self.currentHolds.union([hold])) { try await operation() }
+    }
+
+    /// Returns when the line is open (at once unless it is held, or the caller holds it).
     /// - Throws: `CancellationError` if the waiting task is cancelled.
     nonisolated(nonsending) public func waitUntilOpen() async throws {
-        guard !Self.isHolder, isHeld else { return }
+        guard isHeld, !isHolder else { return }
         let id = state.withLock { state -> Int in
             state.nextWaiter += 1
             return state.nextWaiter
@@ -82,7 +114,7 @@ public final class HoldTheLine: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let outcome: Result<Void, any Error>? = state.withLock { state in
                     if Task.isCancelled { return .failure(CancellationError()) }
-                    if state.holds == 0 { return .success(()) }
+                    if !state.isHeld { return .success(()) }
                     state.waiters[id] = continuation
                     return nil
                 }
@@ -99,6 +131,18 @@ public final class HoldTheLine: Sendable {
                 waiter.resume(throwing: CancellationError())
             }
         }
+    }
+
+    /// Applies `change`; if it changed something and the line is now open, resumes every waiter in arrival order.
+    private func openIfFree(_ change: (inout State) -> Bool) {
+        let (resumed, observer) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], (@Sendable (Int) -> Void)?) in
+            guard change(&state), !state.isHeld, !state.waiters.isEmpty else { return ([], nil) }
+            let resumed = state.waiters.sorted { $0.key < $1.key }.map(\.value)
+            state.waiters.removeAll()
+            return (resumed, state.observer)
+        }
+        observer?(0)
+        for waiter in resumed { waiter.resume() }
     }
 
     private func notifyObserver() {

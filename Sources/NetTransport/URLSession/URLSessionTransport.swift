@@ -21,7 +21,19 @@ public actor URLSessionTransport: HTTPTransport {
 
     /// Creates a transport with its own session built from `configuration`.
     public init(configuration: URLSessionConfiguration = .default) {
-        let delegate = SessionDelegate()
+        self.init(configuration: configuration, challengeHandler: nil)
+    }
+
+    /// Creates a transport that keeps what `session` carries: its configuration (timeouts, headers, cookies,
+    /// cache, proxies) and its delegate's handling of authentication challenges (certificate pinning, client
+    /// certificates, HTTP authentication). The transport owns a session of its own, because it needs its own
+    /// delegate to stream bodies and report progress; `session` itself is never used or invalidated.
+    public init(borrowing session: URLSession) {
+        self.init(configuration: session.configuration, challengeHandler: session.delegate)
+    }
+
+    private init(configuration: URLSessionConfiguration, challengeHandler: (any URLSessionDelegate)?) {
+        let delegate = SessionDelegate(challengeHandler: challengeHandler)
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }

@@ -114,15 +114,6 @@ struct SendTests {
         }
     }
 
-    @Test("an error payload over 1 MiB is a typed error, not a buffer")
-    func oversizeErrorPayload() async throws {
-        let chunk = Data(repeating: 0x41, count: 256 * 1024)
-        let stub = StubTransport(replies: [StubTransport.Reply(status: 500, chunks: Array(repeating: chunk, count: 5))])
-        await #expect(throws: NetworkError.responseTooLarge(limitBytes: 1 << 20)) {
-            try await NetworkManager(baseURL: stubBase, transport: stub).send(GetUser(), accessToken: nil)
-        }
-    }
-
     @Test("a body that breaks mid-way fails the request")
     func brokenBody() async throws {
         let stub = StubTransport(replies: [StubTransport.Reply(status: 200, chunks: [Data(#"{"id":1,"#.utf8)], bodyError: URLError(.networkConnectionLost))])

@@ -1,0 +1,80 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Renders URLs, errors and bodies for log lines and error descriptions without the secrets they may carry.
+///
+/// Pure string work: nothing here sets a `URLComponents` part, so no input can make it trap.
+public enum LogRedaction {
+    /// What stands in for a hidden value.
+    public static let placeholder = "<redacted>"
+
+    /// `scheme://host:port/path?name=…`: query names are kept, their values hidden; user and password dropped.
+    public static func url(_ url: URL?) -> String {
+        guard let url else { return "-" }
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<unparsable URL>" }
+        var result = ""
+        if let scheme = components.scheme { result += scheme + "://" }
+        result += components.percentEncodedHost ?? ""
+        if let port = components.port { result += ":\(port)" }
+        result += components.percentEncodedPath
+        if let query = components.percentEncodedQuery {
+            result += "?" + redactedQuery(query)
+        }
+        return result
+    }
+
+    /// A query string with every value replaced by `…` (names stay: they say what was asked, not with what).
+    public static func redactedQuery(_ query: String) -> String {
+        query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            return "\(pair[..<equals])=…"
+        }.joined(separator: "&")
+    }
+
+    /// A one-line description of `error` fit for a log: no URLs, headers or query values.
+    public static func describe(_ error: any Error) -> String {
+        switch error {
+        case is CancellationError:
+            return "cancelled"
+        case let error as URLError:
+            return "URLError \(error.code.rawValue) (\(URLErrorName.of(error.code)))"
+        case let error as HTTPError:
+            return error.description
+        case let error as DecodingError:
+            return DecodingErrorSummary.describe(error)
+        case let error as any CustomStringConvertible:
+            return "\(type(of: error)): \(error.description)"
+        default:
+            return "\(type(of: error))"
+        }
+    }
+
+    /// The first `limit` bytes of a body as text, with the values of secret-looking JSON or form fields hidden.
+    ///
+    /// A field is secret when its name contains `token`, `password`, `secret`, `authorization`, `cookie`,
+    /// `session`, `api_key`/`apikey`, or `credential` (case-insensitive). Binary bodies are summarised by size.
+    public static func bodyPrefix(_ data: Data, limit: Int = 200) -> String {
+        guard !data.isEmpty else { return "" }
+        let prefix = data.prefix(limit)
+        guard let text = String(data: prefix, encoding: .utf8) ?? String(data: prefix.dropLast(3), encoding: .utf8),
+              !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" })
+        else { return "<\(data.count) bytes of binary data>" }
+        let flattened = text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+        let redacted = BodyFieldRedaction.redact(flattened)
+        return data.count > limit ? redacted + "…" : redacted
+    }
+
+    /// Whether a field or header name looks like it names a secret.
+    public static func isSecretName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        if HeaderRedaction.sensitiveNames.contains(lowered) { return true }
+        return secretNameFragments.contains { lowered.contains($0) }
+    }
+
+    static let secretNameFragments = [
+        "token", "password", "passwd", "secret", "authorization", "cookie", "session", "api_key", "apikey", "api-key",
+        "credential", "signature",
+    ]
+}

@@ -1,0 +1,136 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+import Testing
+@testable import NetAuth
+import NetCore
+import NetTransport
+
+/// Holds and refresh marks belong to the line or coordinator that set them.
+@Suite("Scopes belong to their instance")
+struct InstanceScopeTests {
+    func observed(_ line: HoldTheLine) -> AsyncStream<Int> {
+        let (counts, report) = AsyncStream.makeStream(of: Int.self)
+        line.setWaitingCountObserver { report.yield($0) }
+        return counts
+    }
+
+    func waitFor(_ count: Int, in counts: AsyncStream<Int>) async {
+        for await value in counts where value == count { return }
+    }
+
+    @Test("the holder of one line waits at another held line")
+    func holderOfOneLineWaitsAtAnother() async throws {
+        let first = HoldTheLine()
+        let second = HoldTheLine()
+        let secondCounts = observed(second)
+        let stub = StubTransport { _, _ in .status(200) }
+        let throughSecond = MiddlewareChain([HoldTheLineMiddleware(second)], transport: stub)
+        second.hold()
+        let holder = Task {
+            try await first.withLineHeld { try await throughSecond.send(request()).statusCode }
+        }
+        await waitFor(1, in: secondCounts)
+        #expect(stub.requestCount == 0)
+        second.release()
+        #expect(try await holder.value == 200)
+    }
+
+    @Test("a task the holder started that outlives the hold waits like everyone else")
+    func spawnedTaskOutlivingTheHold() async throws {
+        let line = HoldTheLine()
+        let counts = observed(line)
+        let stub = StubTransport { _, _ in .status(200) }
+        let chain = MiddlewareChain([HoldTheLineMiddleware(line)], transport: stub)
+        let (go, start) = AsyncStream.makeStream(of: Void.self)
+        let spawned = try await line.withLineHeld {
+            Task {
+                for await _ in go { break }
+                return try await chain.send(request()).statusCode
+            }
+        }
+        #expect(!line.isHeld)
+        line.hold()
+        start.yield()
+        await waitFor(1, in: counts)
+        #expect(stub.requestCount == 0)
+        line.release()
+        #expect(try await spawned.value == 200)
+    }
+
+    @Test("waiters are released in arrival order")
+    @MainActor
+    func arrivalOrder() async throws {
+        let line = HoldTheLine()
+        let counts = observed(line)
+        var order: [Int] = []
+        line.hold()
+        var waiters: [Task<Void, any Error>] = []
+        for index in 0..<5 {
+            waiters.append(Task { @MainActor in
+                try await line.waitUntilOpen()
+                order.append(index)
+            })
+            await waitFor(index + 1, in: counts)
+        }
+        line.release()
+        for waiter in waiters { try await waiter.value }
+        #expect(order == [0, 1, 2, 3, 4])
+    }
+
+    @Test("a refresh in one coordinator does not switch off refresh in another")
+    func refreshInsideAnotherRefresh() async throws {
+        let inner = TokenRefreshCoordinator { }
+        let outer = TokenRefreshCoordinator {
+            // The outer refresher's own request gets 401 from another service: that service's refresh must run.
+            let generation = await inner.generation()
+            try await inner.recover(fromUnauthorizedAt: generation)
+        }
+        try await outer.recover(fromUnauthorizedAt: 0)
+        #expect(await inner.refreshCount == 1)
+        #expect(await outer.refreshCount == 1)
+    }
+
+    @Test("inside its own refresh a coordinator refuses to wait for itself; a task started there may refresh later")
+    func ownRefreshAndItsTasks() async throws {
+        let later = Mutex<Task<Void, any Error>?>(nil)
+        let (go, start) = AsyncStream.makeStream(of: Void.self)
+        let reference = Mutex<TokenRefreshCoordinator?>(nil)
+        let coordinator = TokenRefreshCoordinator {
+            let coordinator = reference.withLock { $0 }!
+            await #expect(throws: NetworkError.unauthorized) { try await coordinator.recover(fromUnauthorizedAt: 0) }
+            later.withLock { $0 = Task {
+                for await _ in go { break }
+                try await coordinator.recover(fromUnauthorizedAt: await coordinator.generation())
+            } }
+        }
+        reference.withLock { $0 = coordinator }
+        try await coordinator.recover(fromUnauthorizedAt: 0)
+        start.yield()
+        try await later.withLock { $0 }!.value
+        #expect(await coordinator.refreshCount == 2)
+    }
+
+    @Test("a refresher that never returns times out, fails its waiters and releases the held line")
+    func refreshTimeout() async throws {
+        let parked = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let line = HoldTheLine()
+        let coordinator = TokenRefreshCoordinator(policy: TokenRefreshPolicy(timeout: .milliseconds(50)), line: line) {
+            // Ignores cancellation on purpose: the timeout must not depend on the refresher's good will.
+            await withCheckedContinuation { continuation in parked.withLock { $0 = continuation } }
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        await #expect(throws: TokenRefreshError.timedOut(after: .milliseconds(50))) {
+            try await coordinator.recover(fromUnauthorizedAt: 0)
+        }
+        #expect(clock.now - started >= .milliseconds(50))
+        #expect(!line.isHeld)
+        #expect(await !coordinator.isRefreshing)
+        // A later 401 starts a new refresh; the late return of the first one changes nothing.
+        parked.withLock { $0?.resume() }
+        #expect(TokenRefreshError.timedOut(after: .seconds(1)).localizedDescription == "Token refresh did not finish within 1.0 seconds.")
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import NetCore
+
+@Suite("Log redaction")
+struct LogRedactionTests {
+    @Test("a URL keeps scheme, host, port, path and query names; values, user and password are hidden")
+    func url() throws {
+        let url = try #require(URL(string: "https://ann:pw@api.example.com:8443/v1/search?q=a%20b&access_token=s3cr3t&flag"))
+        let rendered = LogRedaction.url(url)
+        #expect(rendered == "https://api.example.com:8443/v1/search?q=…&access_token=…&flag")
+        #expect(!rendered.contains("s3cr3t"))
+        #expect(!rendered.contains("pw"))
+        #expect(LogRedaction.url(nil) == "-")
+    }
+
+    @Test("every kind of query renders without trapping", arguments: [
+        "http://h/p?a=1", "http://h/p?", "http://h/p?=x", "http://h/p?a=%FF%FE", "http://h/p?%E2%80%A6=%E2%80%A6&&", "http://h/p?a=1#frag",
+    ])
+    func queries(text: String) throws {
+        let url = try #require(URL(string: text))
+        #expect(LogRedaction.url(url).hasPrefix("http://h/p"))
+    }
+
+    @Test("errors are described without URLs or secrets")
+    func errors() throws {
+        let url = try #require(URL(string: "https://api.example.com/x?token=s3cr3t"))
+        let urlError = URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: url])
+        #expect(LogRedaction.describe(urlError) == "URLError -1001 (timedOut)")
+        #expect(LogRedaction.describe(CancellationError()) == "cancelled")
+        #expect(LogRedaction.describe(NetworkError.invalidURL) == "NetworkError: The request URL is invalid.")
+        let http = HTTPError(statusCode: 400, data: Data(#"{"error":"bad","refresh_token":"s3cr3t"}"#.utf8), headers: ["Set-Cookie": "id=s3cr3t"])
+        #expect(!LogRedaction.describe(http).contains("s3cr3t"))
+        #expect(LogRedaction.describe(http).hasPrefix("HTTP 400"))
+    }
+
+    @Test("secret-looking body fields are hidden, in JSON and in forms")
+    func bodies() {
+        let json = Data(#"{"access_token": "abc.def", "expires_in": 3600, "password":12345, "user": {"name":"ann"}}"#.utf8)
+        let rendered = LogRedaction.bodyPrefix(json)
+        #expect(rendered == #"{"access_token": "<redacted>", "expires_in": 3600, "password":<redacted>, "user": {"name":"ann"}}"#)
+        #expect(LogRedaction.bodyPrefix(Data("grant_type=password&client_secret=xyz&user=ann".utf8))
+            == "grant_type=password&client_secret=<redacted>&user=ann")
+        #expect(LogRedaction.bodyPrefix(Data([0, 1, 2, 0xFF])) == "<4 bytes of binary data>")
+        #expect(LogRedaction.bodyPrefix(Data(String(repeating: "x", count: 300).utf8)).count == 201)
+    }
+
+    @Test("header redaction hides every credential header", arguments: ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Session-Id"])
+    func headers(name: String) {
+        #expect(HeaderRedaction.redact(name: name, value: "v") == "<redacted>")
+    }
+
+    @Test("HTTPError: EKNetwork's errorDescription, a readable description with a redacted body prefix")
+    func httpError() {
+        let error = HTTPError(statusCode: 404, data: Data(#"{"error": "todo 42 does not exist"}"#.utf8), headers: [:])
+        #expect(error.errorDescription == "Request failed with status code 404")
+        #expect(error.localizedDescription == "Request failed with status code 404")
+        #expect(String(describing: error) == #"HTTP 404: {"error": "todo 42 does not exist"}"#)
+        let truncated = HTTPError(statusCode: 503, data: Data("busy".utf8), headers: [:], isTruncated: true)
+        #expect("\(truncated)" == "HTTP 503: busy (truncated)")
+        #expect("\(HTTPError(statusCode: 500, data: Data(), headers: [:]))" == "HTTP 500")
+    }
+
+    @Test("NetworkError reads as a sentence through localizedDescription", arguments: [
+        NetworkError.invalidURL, .invalidMultipartEncoding, .emptyResponse, .unauthorized, .invalidResponse,
+        .conflictingBodyTypes, .invalidHeader(name: "X\r\nY"), .responseTooLarge(limitBytes: 10), .uploadStreamConsumed,
+    ])
+    func networkError(error: NetworkError) {
+        #expect(error.localizedDescription == error.description)
+        #expect(!error.localizedDescription.contains("NetCore.NetworkError"))
+        #expect(!error.localizedDescription.contains("\r"))
+    }
+
+    @Test("standard-error lines never show the placeholder subsystem; a real one is kept")
+    func subsystem() {
+        let placeholder = NetworkLogger(subsystem: NetworkLogger.placeholderSubsystem, minimumLevel: .debug)
+        #expect(placeholder.standardErrorLine(.error, "boom") == "[NetKit:network] error: boom\n")
+        let own = NetworkLogger(subsystem: "com.example.app", minimumLevel: .debug)
+        #expect(own.standardErrorLine(.debug, "hi") == "[com.example.app:network] debug: hi\n")
+    }
+}

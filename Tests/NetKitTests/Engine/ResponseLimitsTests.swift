@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import NetKit
+
+@Suite("Response size limits")
+struct ResponseLimitsTests {
+    struct Flaky: NetworkRequest {
+        typealias Response = User
+        var path: String { "/flaky" }
+        var method: HTTPMethod { .get }
+        var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 1, delay: 0) }
+    }
+
+    @Test("an oversized error body keeps its status and headers, is marked truncated, and a 503 is still retried")
+    func oversizeErrorKeepsStatus() async throws {
+        let chunk = Data(repeating: 0x41, count: 256 * 1024)
+        let stub = StubTransport(replies: [
+            StubTransport.Reply(status: 503, headers: ["Retry-After": "0"], chunks: Array(repeating: chunk, count: 8)),
+            StubTransport.Reply(status: 503, headers: ["X-Trace": "t2"], chunks: Array(repeating: chunk, count: 8)),
+        ])
+        let manager = NetworkManager(baseURL: stubBase, transport: stub)
+        let error = await #expect(throws: HTTPError.self) { try await manager.send(Flaky(), accessToken: nil) }
+        #expect(stub.requestCount == 2, "the first 503 was retried")
+        #expect(error?.statusCode == 503)
+        #expect(error?.value(forHeader: "x-trace") == "t2")
+        #expect(error?.isTruncated == true)
+        #expect(error?.data.count == 1 << 20)
+    }
+
+    @Test("the manager's limits are configurable and documented")
+    func configurableLimits() async throws {
+        let stub = StubTransport(replies: [
+            .json(#"{"id":1,"name":"a name longer than thirty bytes"}"#),
+            .json(#"{"message":"0123456789"}"#, status: 400),
+        ])
+        let manager = NetworkManager(baseURL: stubBase, transport: stub)
+        #expect(manager.responseSizeLimit == 64 << 20)
+        #expect(manager.errorPayloadLimit == 1 << 20)
+        manager.responseSizeLimit = 30
+        manager.errorPayloadLimit = 5
+        await #expect(throws: NetworkError.responseTooLarge(limitBytes: 30)) { try await manager.send(GetUser(), accessToken: nil) }
+        let error = await #expect(throws: HTTPError.self) { try await manager.send(GetUser(), accessToken: nil) }
+        #expect(error?.data == Data(#"{"mes"#.utf8))
+        #expect(error?.isTruncated == true)
+    }
+
+    @Test("a HEAD whose Content-Length declares a huge file succeeds without reserving it")
+    func headOfHugeFile() async throws {
+        struct Head: NetworkRequest {
+            typealias Response = StatusCodeResponse
+            var path: String { "/big.iso" }
+            var method: HTTPMethod { .head }
+        }
+        let stub = StubTransport(replies: [.status(200, headers: ["Content-Length": "\(1 << 42)"])])
+        let response = try await NetworkManager(baseURL: stubBase, transport: stub).send(Head(), accessToken: nil)
+        #expect(response.statusCode == 200)
+        #expect(response.value(forHeader: "content-length") == "\(1 << 42)")
+    }
+}
