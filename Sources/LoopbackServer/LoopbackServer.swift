@@ -6,7 +6,12 @@ import Foundation
 /// records each one, and answers with whatever the handler returns. It understands what libcurl
 /// sends: `Content-Length` and `Transfer-Encoding: chunked` bodies and `Expect: 100-continue`.
 ///
-/// The handler runs on the connection's thread and must return; `stop()` cannot interrupt it.
+/// Responses are either ready-made or streamed (``LoopbackResponse/streamed(status:headers:framing:faults:producer:)``:
+/// a producer writes the body over time, on the same thread). Request bodies are kept whole, or in
+/// ``LoopbackRequestBodyMode/digested`` mode only summarised, so uploads of any size fit.
+///
+/// The handler (and a streamed response's producer) runs on the connection's thread and must
+/// return; `stop()` makes socket writes and waits fail but cannot interrupt other code.
 /// Do not capture the server strongly in its own handler, or `deinit` (and with it `stop()`) never runs.
 public final class LoopbackServer: Sendable {
     private let core: ServerCore
@@ -68,7 +73,9 @@ public final class LoopbackServer: Sendable {
     public var acceptedConnections: Int { core.value(of: .acceptedConnections) }
 
     /// Number of responses the client cut short by closing (or resetting) the connection before
-    /// the server finished answering, during a delay fault or a write.
+    /// the server finished answering: during a delay fault, a write, or a streamed body (noticed by
+    /// a failed write or by the producer's ``LoopbackBodyWriter/wait(for:timeout:)`` or
+    /// ``LoopbackBodyWriter/waitForClientClose(timeout:)``).
     public var clientAbortedResponses: Int { core.value(of: .clientAbortedResponses) }
 
     /// Number of connections that have ended, whoever closed them.

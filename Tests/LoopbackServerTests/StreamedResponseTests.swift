@@ -265,6 +265,62 @@ struct StreamedResponseTests {
         #expect(runs.value == 1)
     }
 
+    @Test func noContentStatusesNeverRunTheProducer() throws {
+        let runs = Recorder(0)
+        let server = try makeServer(.streamed(status: 204, framing: .contentLength(4)) { writer in
+            runs.update { $0 += 1 }
+            writer.write("body")
+        })
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+
+        try client.send(Self.get + Self.get)
+        let first = try client.readResponse()
+        let second = try client.readResponse()
+
+        #expect(first.status == 204)
+        #expect(first.header("Content-Length") == nil)
+        #expect(second.status == 204)
+        #expect(runs.value == 0)
+    }
+
+    @Test func waitingForACloseThatNeverComesTimesOut() throws {
+        let waited = Recorder<Bool?>(nil)
+        let server = try makeServer(.streamed { writer in
+            waited.set(writer.waitForClientClose(timeout: .milliseconds(30)))
+            writer.write("still here")
+        })
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+
+        try client.send(Self.get)
+        let response = try client.readResponse()
+
+        #expect(response.bodyText == "still here")
+        #expect(waited.value == false)
+    }
+
+    @Test func delayBeforeBodyHoldsTheProducerBackUntilTheClientGivesUp() async throws {
+        let runs = Recorder(0)
+        let server = try makeServer(.streamed(faults: [.delayBeforeBody(.seconds(60))]) { writer in
+            runs.update { $0 += 1 }
+            writer.write("never")
+        })
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+
+        try client.send(Self.get)
+        let head = try client.readHead()
+        // Not a timing assumption: the body is held back for 60 s, far beyond this 100 ms look.
+        let bodyArrived = client.isReadable(within: 100)
+        client.close()
+
+        try await server.wait(for: .clientAbortedResponses, atLeast: 1, timeout: .seconds(10))
+        #expect(head.status == 200)
+        #expect(!bodyArrived)
+        #expect(runs.value == 0)
+    }
+
     @Test func http10ClientsGetARawBodyEndedByTheClose() throws {
         let server = try makeServer(.streamed { writer in
             writer.write("a")
