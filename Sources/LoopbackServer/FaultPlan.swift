@@ -24,6 +24,16 @@ struct FaultPlan {
         }
     }
 
+    /// The faults that reshape a ready-made body, by name; they cannot apply to a streamed one.
+    var bodyShapingFaults: [String] {
+        [
+            dropAfterBodyBytes.map { _ in "dropAfterBodyBytes" },
+            declaredContentLength.map { _ in "declaredContentLength" },
+            chunkSizes.map { _ in "chunked" },
+            splitSizes.map { _ in "splitWrites" },
+        ].compactMap { $0 }
+    }
+
     /// Faults that leave the client unable to find the next response's start force a close.
     var breaksFraming: Bool {
         dropAfterBodyBytes != nil || declaredContentLength != nil

@@ -10,6 +10,8 @@ struct HTTPRequestParser {
         let version: String
         let headers: [(name: String, value: String)]
         let body: [UInt8]
+        /// Set instead of `body` in digest mode.
+        let digest: LoopbackBodyDigest?
         let wasChunked: Bool
         let trailers: [(name: String, value: String)]
         let expectedContinue: Bool
@@ -44,14 +46,25 @@ struct HTTPRequestParser {
     private let socket: Socket
     private let wake: WakePipe
     private let limits: LoopbackLimits
+    private let bodyMode: LoopbackRequestBodyMode
     private var buffer: [UInt8] = []
     /// Index of the first unconsumed byte in `buffer`; consumed bytes are dropped in bulk to avoid quadratic copying.
     private var start = 0
+    /// Where `recv` puts bytes; reused, so reading allocates nothing per call.
+    private var scratch = [UInt8](repeating: 0, count: 65_536)
+    /// The most bytes `buffer` has held at once (body bytes read straight into `scratch` never enter it).
+    private(set) var peakBufferedBytes = 0
 
-    init(socket: Socket, wake: WakePipe, limits: LoopbackLimits) {
+    init(socket: Socket, wake: WakePipe, limits: LoopbackLimits, bodyMode: LoopbackRequestBodyMode) {
         self.socket = socket
         self.wake = wake
         self.limits = limits
+        self.bodyMode = bodyMode
+    }
+
+    /// The largest body accepted in the current mode.
+    private var maxBody: Int {
+        bodyMode == .digested ? limits.maxDigestedBodyBytes : limits.maxBodyBytes
     }
 
     /// Reads the next request; sends `100 Continue` itself when the client asks for it.
@@ -144,8 +157,8 @@ struct HTTPRequestParser {
                 contentLength = value
             }
         }
-        guard contentLength <= limits.maxBodyBytes else {
-            return .rejected(status: 413, reason: "body exceeds \(limits.maxBodyBytes) bytes")
+        guard contentLength <= maxBody else {
+            return .rejected(status: 413, reason: "body exceeds \(maxBody) bytes")
         }
 
         let expectations = values("expect")
@@ -159,19 +172,21 @@ struct HTTPRequestParser {
             guard socket.sendAll(interim[...]) else { return wake.isSignalled ? .stopped : .broken }
         }
 
-        var body: [UInt8] = []
+        var collector = BodyCollector(
+            digester: bodyMode == .digested ? LoopbackBodyDigester(contentType: values("content-type").first) : nil
+        )
         var trailers: [(name: String, value: String)] = []
         do {
             if chunked {
-                switch try readChunkedBody() {
+                switch try readChunkedBody(into: &collector) {
                 case let .success(result):
-                    body = result.body
-                    trailers = result.trailers
+                    trailers = result
                 case let .failure(rejection):
                     return .rejected(status: rejection.status, reason: rejection.reason)
                 }
             } else if contentLength > 0 {
-                body = try readExactly(contentLength)
+                collector.reserve(contentLength)
+                try readBody(count: contentLength, into: &collector)
             }
         } catch .stopped {
             return .stopped
@@ -187,7 +202,8 @@ struct HTTPRequestParser {
             target: target,
             version: version,
             headers: headers,
-            body: body,
+            body: collector.bytes,
+            digest: collector.digester?.finalize(),
             wasChunked: chunked,
             trailers: trailers,
             expectedContinue: expectedContinue,
@@ -214,15 +230,35 @@ struct HTTPRequestParser {
 
     // MARK: - Body
 
-    private struct ChunkedBody {
-        let body: [UInt8]
-        let trailers: [(name: String, value: String)]
+    /// Where body bytes go as they are read: kept, or summarised and dropped.
+    private struct BodyCollector {
+        var bytes: [UInt8] = []
+        var digester: LoopbackBodyDigester?
+        var count = 0
+
+        init(digester: LoopbackBodyDigester?) {
+            self.digester = digester
+        }
+
+        mutating func reserve(_ count: Int) {
+            if digester == nil { bytes.reserveCapacity(count) }
+        }
+
+        mutating func take(_ piece: UnsafeRawBufferPointer) {
+            count += piece.count
+            if digester != nil {
+                digester?.update(buffer: piece)
+            } else {
+                bytes.append(contentsOf: piece)
+            }
+        }
     }
 
-    /// De-chunks a body (RFC 9112 §7.1); chunk extensions are ignored.
-    private mutating func readChunkedBody() throws(ReadFailure) -> Result<ChunkedBody, RejectedRequest> {
-        var body: [UInt8] = []
-        // Every non-final chunk adds at least one byte to `body`, which is capped, so this loop is bounded.
+    /// De-chunks a body (RFC 9112 §7.1) into `collector` and returns the trailers; chunk extensions are ignored.
+    private mutating func readChunkedBody(
+        into collector: inout BodyCollector
+    ) throws(ReadFailure) -> Result<[(name: String, value: String)], RejectedRequest> {
+        // Every non-final chunk adds at least one byte to the body, which is capped, so this loop is bounded.
         while true {
             var lineBudget = 4096
             let sizeLine = try readLine(budget: &lineBudget)
@@ -233,10 +269,10 @@ struct HTTPRequestParser {
                   let size = Int(String(decoding: sizeDigits, as: UTF8.self), radix: 16), size >= 0
             else { return .failure(RejectedRequest(status: 400, reason: "malformed chunk size")) }
             if size == 0 { break }
-            guard body.count + size <= limits.maxBodyBytes else {
-                return .failure(RejectedRequest(status: 413, reason: "body exceeds \(limits.maxBodyBytes) bytes"))
+            guard collector.count + size <= maxBody else {
+                return .failure(RejectedRequest(status: 413, reason: "body exceeds \(maxBody) bytes"))
             }
-            body += try readExactly(size)
+            try readBody(count: size, into: &collector)
             var crlfBudget = 2
             guard try readLine(budget: &crlfBudget).isEmpty else {
                 return .failure(RejectedRequest(status: 400, reason: "chunk data not followed by CRLF"))
@@ -253,7 +289,37 @@ struct HTTPRequestParser {
             }
             trailers.append(field)
         }
-        return .success(ChunkedBody(body: body, trailers: trailers))
+        return .success(trailers)
+    }
+
+    /// Hands exactly `count` body bytes to `collector`: first what is already buffered, then
+    /// straight from the socket, never asking for more than the body still needs (so the next
+    /// request's bytes stay unread and nothing of the body piles up in `buffer`).
+    private mutating func readBody(count: Int, into collector: inout BodyCollector) throws(ReadFailure) {
+        var remaining = count
+        let buffered = min(buffer.count - start, remaining)
+        if buffered > 0 {
+            buffer.withUnsafeBytes { collector.take(UnsafeRawBufferPointer(rebasing: $0[start..<(start + buffered)])) }
+            start += buffered
+            remaining -= buffered
+        }
+        compactBuffer()
+        let socket = socket
+        // Each round receives at least one byte or throws, so rounds ≤ count.
+        while remaining > 0 {
+            try awaitReadable()
+            let wanted = min(remaining, scratch.count)
+            let result = scratch.withUnsafeMutableBytes { socket.receive(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted])) }
+            switch result {
+            case let .received(received):
+                scratch.withUnsafeBytes { collector.take(UnsafeRawBufferPointer(rebasing: $0[0..<received])) }
+                remaining -= received
+            case .endOfStream:
+                throw .endOfStream
+            case .failed:
+                throw wake.isSignalled ? .stopped : .failed
+            }
+        }
     }
 
     // MARK: - Buffered reading
@@ -281,20 +347,12 @@ struct HTTPRequestParser {
         }
     }
 
-    private mutating func readExactly(_ count: Int) throws(ReadFailure) -> [UInt8] {
-        compactBuffer()
-        // Each round adds at least one byte until `count` are buffered; `count` is capped by the body limit.
-        while buffer.count - start < count {
-            try fill()
-        }
-        let bytes = Array(buffer[start..<(start + count)])
-        start += count
-        return bytes
-    }
-
     /// Drops consumed bytes once they dominate the buffer, so memory stays proportional to what is pending.
     private mutating func compactBuffer() {
-        if start > 65_536 && start * 2 > buffer.count {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start > 65_536 && start * 2 > buffer.count {
             buffer.removeFirst(start)
             start = 0
         }
@@ -303,19 +361,26 @@ struct HTTPRequestParser {
     /// Appends whatever the socket delivers next, waiting at most the idle timeout;
     /// never moves existing bytes, so indices into `buffer` held by callers stay valid.
     private mutating func fill() throws(ReadFailure) {
+        try awaitReadable()
+        let socket = socket
+        switch scratch.withUnsafeMutableBytes({ socket.receive(into: $0) }) {
+        case let .received(count):
+            scratch.withUnsafeBytes { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            peakBufferedBytes = max(peakBufferedBytes, buffer.count)
+        case .endOfStream:
+            throw .endOfStream
+        case .failed:
+            throw wake.isSignalled ? .stopped : .failed
+        }
+    }
+
+    /// Waits until the socket has bytes (or EOF), at most the idle timeout.
+    private func awaitReadable() throws(ReadFailure) {
         switch socket.waitReadable(wake: wake, timeoutMilliseconds: limits.idleTimeout.pollMilliseconds) {
         case .woken: throw .stopped
         case .timedOut: throw .timedOut
         case .failed: throw .failed
         case .readable: break
-        }
-        switch socket.receive() {
-        case let .data(bytes):
-            buffer += bytes
-        case .endOfStream:
-            throw .endOfStream
-        case .failed:
-            throw wake.isSignalled ? .stopped : .failed
         }
     }
 }

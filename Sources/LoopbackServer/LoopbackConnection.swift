@@ -3,7 +3,7 @@ import Foundation
 /// Serves the requests of one accepted connection, on that connection's own thread.
 struct LoopbackConnection {
     /// Bounds the keep-alive loop; the response to the last allowed request carries `Connection: close`.
-    static let maxRequestsPerConnection = 100_000
+    static let maxRequestsPerConnection = 1_000_000
     /// Bounds how much unread input a closing connection drains.
     static let maxLingerBytes = 16 * 1024 * 1024
 
@@ -12,8 +12,9 @@ struct LoopbackConnection {
     let number: Int
 
     func run() {
-        var parser = HTTPRequestParser(socket: socket, wake: core.wake, limits: core.limits)
+        var parser = HTTPRequestParser(socket: socket, wake: core.wake, limits: core.limits, bodyMode: core.bodyMode)
         let writer = ResponseWriter(socket: socket, wake: core.wake)
+        defer { core.notePeakReceiveBuffer(parser.peakBufferedBytes) }
         for served in 0..<Self.maxRequestsPerConnection {
             switch parser.next() {
             case .closed, .stopped, .broken:
@@ -31,10 +32,11 @@ struct LoopbackConnection {
                     wasChunked: parsed.wasChunked,
                     trailers: parsed.trailers,
                     expectedContinue: parsed.expectedContinue,
-                    connectionNumber: number
+                    connectionNumber: number,
+                    bodyDigest: parsed.digest
                 )
                 // Recorded before the handler runs, so a test can observe a request whose response is delayed.
-                core.record(request)
+                core.record(request, peakReceiveBuffer: parser.peakBufferedBytes)
                 let response = core.handler(request)
                 let keepAlive = parsed.keepAlive && served + 1 < Self.maxRequestsPerConnection
                 switch writer.write(response, method: parsed.method, version: parsed.version, clientKeepAlive: keepAlive) {
@@ -62,6 +64,7 @@ struct LoopbackConnection {
         let clock = ContinuousClock()
         let deadline = clock.now + core.limits.lingerTimeout
         var drained = 0
+        var scratch = [UInt8](repeating: 0, count: 65_536)
         // Bounded by the byte cap and the deadline; EOF, stop() or an error end it sooner.
         while drained < Self.maxLingerBytes {
             let remaining = clock.now.duration(to: deadline)
@@ -69,8 +72,8 @@ struct LoopbackConnection {
             guard socket.waitReadable(wake: core.wake, timeoutMilliseconds: remaining.pollMilliseconds) == .readable else {
                 return
             }
-            guard case let .data(bytes) = socket.receive() else { return }
-            drained += bytes.count
+            guard case let .received(count) = scratch.withUnsafeMutableBytes({ socket.receive(into: $0) }) else { return }
+            drained += count
         }
     }
 }

@@ -4,7 +4,8 @@ public enum LoopbackCounter: String, Sendable, Hashable, CaseIterable {
     case requests
     /// TCP connections accepted (see ``LoopbackServer/acceptedConnections``).
     case acceptedConnections
-    /// Responses cut short because the client closed first (see ``LoopbackServer/clientAbortedResponses``).
+    /// Responses (streamed bodies included) cut short because the client closed first
+    /// (see ``LoopbackServer/clientAbortedResponses``).
     case clientAbortedResponses
     /// Connections that have ended, whoever closed them (see ``LoopbackServer/closedConnections``).
     case closedConnections

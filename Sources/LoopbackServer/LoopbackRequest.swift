@@ -10,8 +10,11 @@ public struct LoopbackRequest: Sendable {
     public let version: String
     /// Every header field, in order, as received (names keep their case).
     public let headers: [(name: String, value: String)]
-    /// The body, de-chunked if it was sent with `Transfer-Encoding: chunked`.
+    /// The body, de-chunked if it was sent with `Transfer-Encoding: chunked`; empty when the server
+    /// digests bodies (``LoopbackRequestBodyMode/digested``; see ``bodyDigest``).
     public let body: Data
+    /// The body's summary when the server digests bodies instead of keeping them; `nil` otherwise.
+    public let bodyDigest: LoopbackBodyDigest?
     /// Whether the body was sent with `Transfer-Encoding: chunked`.
     public let wasChunked: Bool
     /// Trailer fields that followed a chunked body, in order.
@@ -32,7 +35,8 @@ public struct LoopbackRequest: Sendable {
         wasChunked: Bool = false,
         trailers: [(name: String, value: String)] = [],
         expectedContinue: Bool = false,
-        connectionNumber: Int = 0
+        connectionNumber: Int = 0,
+        bodyDigest: LoopbackBodyDigest? = nil
     ) {
         self.method = method
         self.target = target
@@ -43,6 +47,15 @@ public struct LoopbackRequest: Sendable {
         self.trailers = trailers
         self.expectedContinue = expectedContinue
         self.connectionNumber = connectionNumber
+        self.bodyDigest = bodyDigest
+    }
+
+    /// The declared `Content-Length`, if the request has a valid one (the server refuses invalid ones).
+    public var contentLength: Int? {
+        guard let value = header("Content-Length"),
+              let first = value.split(separator: ",").first?.trimmingWhitespace()
+        else { return nil }
+        return Int(first)
     }
 
     /// The target before any `?`, still percent-encoded.

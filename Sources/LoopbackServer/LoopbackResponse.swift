@@ -14,6 +14,14 @@ public struct LoopbackResponse: Sendable {
     public var body: Data
     /// Misbehaviour to apply while sending this response.
     public var faults: [LoopbackFault]
+    /// Set by ``streamed(status:headers:framing:faults:producer:)``; `body` is then unused.
+    var streamedBody: StreamedBody?
+
+    /// A body produced while it is being sent.
+    struct StreamedBody: Sendable {
+        let framing: LoopbackBodyFraming
+        let producer: @Sendable (LoopbackBodyWriter) -> Void
+    }
 
     /// Creates a response.
     public init(
@@ -44,6 +52,58 @@ public struct LoopbackResponse: Sendable {
             headers: [(name: "Content-Type", value: "text/plain; charset=utf-8")],
             body: Data(text.utf8)
         )
+    }
+
+    /// A response whose body `producer` writes over time, on the connection's thread, after the head
+    /// has been sent: the client sees each write as it happens (NDJSON, server-sent events, slow or
+    /// huge downloads, bodies cut off mid-way).
+    ///
+    /// When the producer returns the body is ended (``LoopbackBodyWriter/end()``) unless it already
+    /// was, or was aborted. The producer is not run for HEAD requests or 204/304 statuses. Delays,
+    /// ``LoopbackFault/hugeHeader(bytes:)`` and ``LoopbackFault/closeAfterResponse`` apply; faults
+    /// that reshape a ready-made body (`dropAfterBodyBytes`, `declaredContentLength`, `chunked`,
+    /// `splitWrites`) do not fit a streamed one, so the server answers 500 instead, naming them.
+    /// Like the handler, the producer must return: `stop()` makes writes and waits fail, but cannot
+    /// interrupt other code.
+    public static func streamed(
+        status: Int = 200,
+        headers: [(name: String, value: String)] = [],
+        framing: LoopbackBodyFraming = .chunked,
+        faults: [LoopbackFault] = [],
+        producer: @escaping @Sendable (LoopbackBodyWriter) -> Void
+    ) -> LoopbackResponse {
+        var response = LoopbackResponse(status: status, headers: headers, faults: faults)
+        response.streamedBody = StreamedBody(framing: framing, producer: producer)
+        return response
+    }
+
+    /// A streamed body of `byteCount` bytes of ``LoopbackBodyPattern``, sent from one shared buffer:
+    /// a 100 MB download costs the server no memory. Framed by `Content-Length` unless `chunked`.
+    public static func patterned(
+        byteCount: Int,
+        status: Int = 200,
+        headers: [(name: String, value: String)] = [(name: "Content-Type", value: "application/octet-stream")],
+        chunked: Bool = false
+    ) -> LoopbackResponse {
+        let count = max(byteCount, 0)
+        return streamed(status: status, headers: headers, framing: chunked ? .chunked : .contentLength(count)) {
+            $0.writePattern(byteCount: count)
+        }
+    }
+
+    /// A JSON ``LoopbackUploadReport`` of `request`: what the server saw of its body (size, SHA-256,
+    /// multipart parts) and framing, so a client-side test can check an upload it cannot see.
+    ///
+    /// Works in both body modes: a buffered body is digested on the spot.
+    public static func uploadReport(for request: LoopbackRequest, status: Int = 200) -> LoopbackResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            let body = try encoder.encode(LoopbackUploadReport(request))
+            return LoopbackResponse(status: status, headers: [(name: "Content-Type", value: "application/json")], body: body)
+        } catch {
+            return .text("LoopbackServer: cannot encode the upload report: \(error)", status: 500)
+        }
     }
 
     /// Returns a copy with `fault` appended, for fluent use in handlers.

@@ -6,7 +6,12 @@ import Foundation
 /// records each one, and answers with whatever the handler returns. It understands what libcurl
 /// sends: `Content-Length` and `Transfer-Encoding: chunked` bodies and `Expect: 100-continue`.
 ///
-/// The handler runs on the connection's thread and must return; `stop()` cannot interrupt it.
+/// Responses are either ready-made or streamed (``LoopbackResponse/streamed(status:headers:framing:faults:producer:)``:
+/// a producer writes the body over time, on the same thread). Request bodies are kept whole, or in
+/// ``LoopbackRequestBodyMode/digested`` mode only summarised, so uploads of any size fit.
+///
+/// The handler (and a streamed response's producer) runs on the connection's thread and must
+/// return; `stop()` makes socket writes and waits fail but cannot interrupt other code.
 /// Do not capture the server strongly in its own handler, or `deinit` (and with it `stop()`) never runs.
 public final class LoopbackServer: Sendable {
     private let core: ServerCore
@@ -19,13 +24,15 @@ public final class LoopbackServer: Sendable {
         try self.init(limits: LoopbackLimits(), handler: handler)
     }
 
-    /// Starts listening on 127.0.0.1 on a kernel-chosen port, with custom limits.
+    /// Starts listening on 127.0.0.1 on a kernel-chosen port, with custom limits, keeping request
+    /// bodies whole or only their digests (for uploads too big to hold).
     /// - Throws: ``LoopbackServerError/socketFailed(operation:errno:)`` if the socket cannot be set up.
     public init(
         limits: LoopbackLimits,
+        requestBodies: LoopbackRequestBodyMode = .buffered,
         handler: @escaping @Sendable (LoopbackRequest) -> LoopbackResponse
     ) throws(LoopbackServerError) {
-        core = try ServerCore(limits: limits, handler: handler)
+        core = try ServerCore(limits: limits, bodyMode: requestBodies, handler: handler)
         core.start()
     }
 
@@ -45,17 +52,30 @@ public final class LoopbackServer: Sendable {
     /// The limits in force.
     public var limits: LoopbackLimits { core.limits }
 
-    /// Every complete request received, in arrival order (recorded before its handler runs).
+    /// What the server keeps of request bodies.
+    public var requestBodyMode: LoopbackRequestBodyMode { core.bodyMode }
+
+    /// Every complete request received, in arrival order (recorded before its handler runs), up to
+    /// ``LoopbackLimits/maxRecordedRequests``.
     public var requests: [LoopbackRequest] { core.requests }
 
-    /// `requests.count`, without copying the requests.
+    /// Number of complete requests received (equal to `requests.count` unless
+    /// ``LoopbackLimits/maxRecordedRequests`` was reached), without copying the requests.
     public var requestCount: Int { core.value(of: .requests) }
+
+    /// The most received-but-unprocessed bytes any connection has held at once: how a test checks
+    /// that digest mode keeps a huge upload out of memory. It covers request heads, chunk-size lines
+    /// and pipelined input; in buffered mode the body is kept on top of this, in digest mode nothing
+    /// else of the body is.
+    public var peakReceiveBufferBytes: Int { core.peakReceiveBuffer }
 
     /// Number of TCP connections accepted so far.
     public var acceptedConnections: Int { core.value(of: .acceptedConnections) }
 
     /// Number of responses the client cut short by closing (or resetting) the connection before
-    /// the server finished answering, during a delay fault or a write.
+    /// the server finished answering: during a delay fault, a write, or a streamed body (noticed by
+    /// a failed write or by the producer's ``LoopbackBodyWriter/wait(for:timeout:)`` or
+    /// ``LoopbackBodyWriter/waitForClientClose(timeout:)``).
     public var clientAbortedResponses: Int { core.value(of: .clientAbortedResponses) }
 
     /// Number of connections that have ended, whoever closed them.

@@ -35,7 +35,7 @@ enum MultipartFormParser {
     }
 
     /// The validated boundary of a `multipart/form-data` content type.
-    private static func boundary(from contentType: String?) throws(LoopbackMultipartError) -> String {
+    static func boundary(from contentType: String?) throws(LoopbackMultipartError) -> String {
         guard let contentType, let parsed = HeaderParameterParser.parse(contentType),
               parsed.value.lowercased() == "multipart/form-data"
         else { throw .notMultipartFormData(contentType: contentType) }
@@ -63,25 +63,40 @@ enum MultipartFormParser {
             }
             position = lineEnd + 2
             if lineEnd == lineStart { return headers }
-            let line = body[lineStart..<lineEnd]
-            // Folding (a line starting with whitespace) is obsolete and never produced by a conforming encoder.
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > lineStart,
-                  line[lineStart..<colon].allSatisfy(HeaderParameterParser.isToken),
-                  !line.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 })
-            else { throw .malformedPartHeader(offset: lineStart) }
-            let rawValue = line[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }
-            let trimmed = rawValue.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
-            guard let name = String(validating: line[lineStart..<colon], as: UTF8.self),
-                  let value = String(validating: Array(trimmed), as: UTF8.self)
-            else { throw .malformedPartHeader(offset: lineStart) }
-            headers.append((name: name, value: value))
+            headers.append(try headerField(body[lineStart..<lineEnd], offset: lineStart))
         }
     }
 
-    private static func makePart(
-        headers: [(name: String, value: String)],
-        data: ArraySlice<UInt8>
-    ) throws(LoopbackMultipartError) -> LoopbackMultipartPart {
+    /// One part header line (without its CRLF); `offset` is where it starts in the body, for the error.
+    static func headerField(
+        _ line: ArraySlice<UInt8>,
+        offset: Int
+    ) throws(LoopbackMultipartError) -> (name: String, value: String) {
+        let lineStart = line.startIndex
+        // Folding (a line starting with whitespace) is obsolete and never produced by a conforming encoder.
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > lineStart,
+              line[lineStart..<colon].allSatisfy(HeaderParameterParser.isToken),
+              !line.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 })
+        else { throw .malformedPartHeader(offset: offset) }
+        let rawValue = line[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }
+        let trimmed = rawValue.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+        guard let name = String(validating: line[lineStart..<colon], as: UTF8.self),
+              let value = String(validating: Array(trimmed), as: UTF8.self)
+        else { throw .malformedPartHeader(offset: offset) }
+        return (name: name, value: value)
+    }
+
+    /// What a part's headers say about it.
+    struct PartDescription: Sendable {
+        let name: String
+        let filename: String?
+        let contentType: String?
+    }
+
+    /// Checks a part's headers: exactly one `Content-Disposition: form-data` with a `name`, at most one `Content-Type`.
+    static func describe(
+        headers: [(name: String, value: String)]
+    ) throws(LoopbackMultipartError) -> PartDescription {
         let dispositions = headers.filter { $0.name.lowercased() == "content-disposition" }
         guard dispositions.count == 1, let disposition = dispositions.first?.value,
               let parsed = HeaderParameterParser.parse(disposition),
@@ -91,10 +106,18 @@ enum MultipartFormParser {
         let filename = parsed.parameters.first { $0.name == "filename" }?.value
         let contentTypes = headers.filter { $0.name.lowercased() == "content-type" }
         guard contentTypes.count <= 1 else { throw .malformedPartHeader(offset: 0) }
+        return PartDescription(name: name, filename: filename, contentType: contentTypes.first?.value)
+    }
+
+    private static func makePart(
+        headers: [(name: String, value: String)],
+        data: ArraySlice<UInt8>
+    ) throws(LoopbackMultipartError) -> LoopbackMultipartPart {
+        let description = try describe(headers: headers)
         return LoopbackMultipartPart(
-            name: name,
-            filename: filename,
-            contentType: contentTypes.first?.value,
+            name: description.name,
+            filename: description.filename,
+            contentType: description.contentType,
             headers: headers,
             data: Data(data)
         )

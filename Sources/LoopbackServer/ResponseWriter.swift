@@ -22,40 +22,28 @@ struct ResponseWriter {
         clientKeepAlive: Bool
     ) -> Outcome {
         let plan = FaultPlan(response.faults)
+        if let stream = response.streamedBody {
+            return writeStreamed(response, stream, plan: plan, method: method, version: version, clientKeepAlive: clientKeepAlive)
+        }
         if plan.splitSizes != nil { socket.setNoDelay() }
         var sender = SegmentedSender(socket: socket, sizes: plan.splitSizes ?? [])
 
-        // 1xx cannot be a final status, and a status must have three digits.
-        let status = (200...999).contains(response.status) ? response.status : 500
+        let status = Self.finalStatus(response.status)
         let bodyAllowed = method != "HEAD" && status != 204 && status != 304
-        let wantsClose = response.headers.contains {
-            $0.name.lowercased() == "connection" && $0.value.lowercased().contains("close")
-        }
-        let closing = !clientKeepAlive || plan.closeAfterResponse || plan.breaksFraming || wantsClose
+        let closing = !clientKeepAlive || plan.closeAfterResponse || plan.breaksFraming || Self.asksToClose(response)
 
-        var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
-        let framingNames: Set<String> = ["content-length", "transfer-encoding", "connection"]
-        for field in response.headers where !framingNames.contains(field.name.lowercased()) {
-            head += "\(field.name): \(field.value)\r\n"
-        }
+        let framing: String?
         if let declared = plan.declaredContentLength {
-            head += "Content-Length: \(declared)\r\n"
+            framing = "Content-Length: \(declared)"
         } else if status == 204 || status == 304 {
             // RFC 9110 §8.6: no Content-Length on 204; on 304 it would describe another representation.
+            framing = nil
         } else if plan.chunkSizes != nil {
-            head += "Transfer-Encoding: chunked\r\n"
+            framing = "Transfer-Encoding: chunked"
         } else {
-            head += "Content-Length: \(response.body.count)\r\n"
+            framing = "Content-Length: \(response.body.count)"
         }
-        if let padding = plan.paddingBytes {
-            head += "X-Padding: \(String(repeating: "a", count: padding))\r\n"
-        }
-        if closing {
-            head += "Connection: close\r\n"
-        } else if version == "HTTP/1.0" {
-            head += "Connection: keep-alive\r\n"
-        }
-        head += "\r\n"
+        let head = Self.head(status: status, response: response, framing: framing, plan: plan, closing: closing, version: version)
 
         var body: [UInt8] = []
         if bodyAllowed {
@@ -70,10 +58,95 @@ struct ResponseWriter {
         }
 
         if plan.delayBeforeHead > .zero, let interrupted = pause(plan.delayBeforeHead) { return interrupted }
-        guard sender.send(Array(head.utf8)) else { return failure() }
-        if plan.delayBeforeBody > .zero, let interrupted = pause(plan.delayBeforeBody) { return interrupted }
-        guard sender.send(body) else { return failure() }
+        if plan.delayBeforeBody > .zero || plan.splitSizes != nil {
+            guard sender.send(Array(head.utf8)) else { return failure() }
+            if plan.delayBeforeBody > .zero, let interrupted = pause(plan.delayBeforeBody) { return interrupted }
+            guard sender.send(body) else { return failure() }
+        } else {
+            // One send: a small response leaves as one segment, and a busy keep-alive connection
+            // costs one system call per response.
+            guard sender.send(Array(head.utf8) + body) else { return failure() }
+        }
         return closing ? .close : .keepOpen
+    }
+
+    /// Sends the head of a streamed response, then runs its producer on this thread.
+    private func writeStreamed(
+        _ response: LoopbackResponse,
+        _ stream: LoopbackResponse.StreamedBody,
+        plan: FaultPlan,
+        method: String,
+        version: String,
+        clientKeepAlive: Bool
+    ) -> Outcome {
+        let misfits = plan.bodyShapingFaults
+        guard misfits.isEmpty else {
+            return writeRejection(
+                status: 500,
+                reason: "LoopbackServer: fault \(misfits.joined(separator: ", ")) cannot apply to a streamed body"
+            )
+        }
+        let status = Self.finalStatus(response.status)
+        let bodyAllowed = method != "HEAD" && status != 204 && status != 304
+        let wire: LoopbackBodyWriter.Wire
+        switch stream.framing {
+        case .chunked: wire = version == "HTTP/1.0" ? .untilClose : .chunked
+        case let .contentLength(length): wire = .contentLength(max(length, 0))
+        }
+        var framing: String?
+        switch wire {
+        case .chunked: framing = "Transfer-Encoding: chunked"
+        case let .contentLength(length): framing = "Content-Length: \(length)"
+        case .untilClose: framing = nil
+        }
+        // RFC 9110 §8.6: no framing on 204; on 304 it would describe another representation.
+        if status == 204 || status == 304 { framing = nil }
+        let closing = !clientKeepAlive || plan.closeAfterResponse || Self.asksToClose(response)
+            || (bodyAllowed && wire == .untilClose)
+        let head = Array(Self.head(status: status, response: response, framing: framing, plan: plan, closing: closing, version: version).utf8)
+
+        if plan.delayBeforeHead > .zero, let interrupted = pause(plan.delayBeforeHead) { return interrupted }
+        guard socket.sendAll(head[...]) else { return failure() }
+        if plan.delayBeforeBody > .zero, let interrupted = pause(plan.delayBeforeBody) { return interrupted }
+        guard bodyAllowed else { return closing ? .close : .keepOpen }
+        let writer = LoopbackBodyWriter(socket: socket, wake: wake, wire: wire)
+        stream.producer(writer)
+        return writer.conclude(closing: closing)
+    }
+
+    /// 1xx cannot be a final status, and a status must have three digits.
+    private static func finalStatus(_ status: Int) -> Int {
+        (200...999).contains(status) ? status : 500
+    }
+
+    private static func asksToClose(_ response: LoopbackResponse) -> Bool {
+        response.headers.contains { $0.name.lowercased() == "connection" && $0.value.lowercased().contains("close") }
+    }
+
+    /// Status line and header section; the handler's framing headers are replaced by `framing`.
+    private static func head(
+        status: Int,
+        response: LoopbackResponse,
+        framing: String?,
+        plan: FaultPlan,
+        closing: Bool,
+        version: String
+    ) -> String {
+        var head = "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n"
+        let framingNames: Set<String> = ["content-length", "transfer-encoding", "connection"]
+        for field in response.headers where !framingNames.contains(field.name.lowercased()) {
+            head += "\(field.name): \(field.value)\r\n"
+        }
+        if let framing { head += "\(framing)\r\n" }
+        if let padding = plan.paddingBytes {
+            head += "X-Padding: \(String(repeating: "a", count: padding))\r\n"
+        }
+        if closing {
+            head += "Connection: close\r\n"
+        } else if version == "HTTP/1.0" {
+            head += "Connection: keep-alive\r\n"
+        }
+        return head + "\r\n"
     }
 
     /// A minimal response for a request the parser refused; the connection closes after it.
@@ -91,7 +164,7 @@ struct ResponseWriter {
     /// `nil` when the pause ran its full length.
     private func pause(_ duration: Duration) -> Outcome? {
         switch socket.pause(for: duration, wake: wake) {
-        case .elapsed: return nil
+        case .elapsed, .signalled: return nil
         case .peerClosed: return .clientAborted
         case .woken: return .stopped
         }

@@ -9,6 +9,7 @@ final class ServerCore: Sendable {
     let wake: WakePipe
     let port: Int
     let limits: LoopbackLimits
+    let bodyMode: LoopbackRequestBodyMode
     let handler: @Sendable (LoopbackRequest) -> LoopbackResponse
     private let listener: Socket
     /// Lets `stop()` join every thread; entered under the state lock whenever a thread is counted.
@@ -19,8 +20,10 @@ final class ServerCore: Sendable {
         var stopped = false
         /// Whether the wake pipe has been closed (only once no thread can poll it any more).
         var wakeClosed = false
+        /// The first `limits.maxRecordedRequests` requests.
         var requests: [LoopbackRequest] = []
         var counts: [LoopbackCounter: Int] = [:]
+        var peakReceiveBuffer = 0
         /// Connections whose descriptors are still open; `stop()` shuts these down to unblock their threads.
         var openConnections: Set<Socket> = []
         /// Threads counted from the moment they are decided on, so none can be missed by `stop()`.
@@ -31,7 +34,7 @@ final class ServerCore: Sendable {
         var lastWaiterID = 0
 
         func value(of counter: LoopbackCounter) -> Int {
-            counter == .requests ? requests.count : counts[counter, default: 0]
+            counts[counter, default: 0]
         }
     }
 
@@ -51,6 +54,7 @@ final class ServerCore: Sendable {
 
     init(
         limits: LoopbackLimits,
+        bodyMode: LoopbackRequestBodyMode,
         handler: @escaping @Sendable (LoopbackRequest) -> LoopbackResponse
     ) throws(LoopbackServerError) {
         let wake = try WakePipe.make()
@@ -62,6 +66,7 @@ final class ServerCore: Sendable {
         }
         self.wake = wake
         self.limits = limits
+        self.bodyMode = bodyMode
         self.handler = handler
     }
 
@@ -80,11 +85,21 @@ final class ServerCore: Sendable {
 
     func value(of counter: LoopbackCounter) -> Int { state.withLock { $0.value(of: counter) } }
 
-    func record(_ request: LoopbackRequest) {
+    var peakReceiveBuffer: Int { state.withLock { $0.peakReceiveBuffer } }
+
+    /// Counts `request`, keeps it if there is room, and notes how full its connection's buffer has been.
+    func record(_ request: LoopbackRequest, peakReceiveBuffer: Int) {
         resume(state.withLock { state in
-            state.requests.append(request)
+            if state.requests.count < limits.maxRecordedRequests { state.requests.append(request) }
+            state.counts[.requests, default: 0] += 1
+            state.peakReceiveBuffer = max(state.peakReceiveBuffer, peakReceiveBuffer)
             return Self.satisfiedWaiters(&state)
         })
+    }
+
+    /// Notes a connection's receive-buffer high-water mark (also for requests that were never completed).
+    func notePeakReceiveBuffer(_ bytes: Int) {
+        state.withLock { $0.peakReceiveBuffer = max($0.peakReceiveBuffer, bytes) }
     }
 
     func increment(_ counter: LoopbackCounter) {

@@ -23,7 +23,8 @@ struct Socket: Sendable, Hashable {
 
     /// What one `receive` call produced.
     enum ReceiveResult {
-        case data([UInt8])
+        /// This many bytes were placed in the caller's buffer.
+        case received(Int)
         case endOfStream
         case failed(Int32)
     }
@@ -126,19 +127,6 @@ struct Socket: Sendable, Hashable {
         return .failed
     }
 
-    /// Reads whatever is available, up to `maximum` bytes; blocks only if nothing is.
-    func receive(maximum: Int = 65_536) -> ReceiveResult {
-        var buffer = [UInt8](repeating: 0, count: maximum)
-        for _ in 0..<16 {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, maximum, 0) }
-            if count > 0 { return .data(Array(buffer[0..<count])) }
-            if count == 0 { return .endOfStream }
-            if errno == EINTR { continue }
-            return .failed(errno)
-        }
-        return .failed(EINTR)
-    }
-
     /// Whether the peer has closed (or reset) its side, judged without consuming any pending bytes.
     ///
     /// `nil` means "cannot tell": bytes are waiting (for instance a pipelined request), or nothing happened.
@@ -177,6 +165,59 @@ struct Socket: Sendable, Hashable {
         return true
     }
 
+    /// Writes the given pieces in order, as one `sendmsg` call when the kernel takes them all at once
+    /// (so a chunk's size line, data and CRLF leave together); `false` if the peer went away.
+    ///
+    /// The pieces are read in place: nothing is copied, which keeps large streamed bodies cheap.
+    func sendAll(_ pieces: [UnsafeRawBufferPointer]) -> Bool {
+        #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL)
+        #else
+        let flags: Int32 = 0
+        #endif
+        var remaining = pieces.filter { !$0.isEmpty }
+        var interruptions = 0
+        // Each round sends at least one byte, fails, or counts an interruption, so the rounds are bounded.
+        while !remaining.isEmpty {
+            var vectors = remaining.map {
+                iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
+            }
+            let sent = vectors.withUnsafeMutableBufferPointer { vectors in
+                var message = msghdr()
+                message.msg_iov = vectors.baseAddress
+                message.msg_iovlen = numericCast(vectors.count)
+                return sendmsg(fd, &message, flags)
+            }
+            if sent < 0 {
+                interruptions += 1
+                if errno == EINTR && interruptions < 16 { continue }
+                return false
+            }
+            if sent == 0 { return false }
+            var consumed = sent
+            while let first = remaining.first, consumed >= first.count {
+                consumed -= first.count
+                remaining.removeFirst()
+            }
+            if consumed > 0, let first = remaining.first {
+                remaining[0] = UnsafeRawBufferPointer(rebasing: first[consumed...])
+            }
+        }
+        return true
+    }
+
+    /// Reads whatever is available into `buffer`, without allocating; blocks only if nothing is.
+    func receive(into buffer: UnsafeMutableRawBufferPointer) -> ReceiveResult {
+        for _ in 0..<16 {
+            let count = recv(fd, buffer.baseAddress, buffer.count, 0)
+            if count > 0 { return .received(count) }
+            if count == 0 { return .endOfStream }
+            if errno == EINTR { continue }
+            return .failed(errno)
+        }
+        return .failed(EINTR)
+    }
+
     /// Stops further sends (the peer sees EOF) while still letting us read what it sends.
     func shutdownWrite() {
         _ = shutdown(fd, Int32(SHUT_WR))
@@ -203,14 +244,17 @@ extension Socket {
         case elapsed
         case peerClosed
         case woken
+        /// The extra descriptor given to the pause became readable (a ``LoopbackGate`` opened).
+        case signalled
     }
 
     /// Waits for `duration` like a sleep, but ends early when the peer closes (or resets) the
-    /// connection or `wake` is signalled.
+    /// connection, `wake` is signalled, or `signal` (a descriptor, if given) becomes readable.
     ///
-    /// Used to simulate server latency: a client that gives up must not keep a server thread busy.
-    /// `poll()` runs in slices of at most a second so no single call can overshoot by much.
-    func pause(for duration: Duration, wake: WakePipe) -> PauseOutcome {
+    /// Used to simulate server latency and to park streaming producers: a client that gives up
+    /// must not keep a server thread busy. `poll()` runs in slices of at most a second so no
+    /// single call can overshoot by much.
+    func pause(for duration: Duration, wake: WakePipe, signal: Int32? = nil) -> PauseOutcome {
         let clock = ContinuousClock()
         let deadline = clock.now + duration
         // Once unread bytes are pending (a pipelined request) readability says nothing about the
@@ -226,6 +270,7 @@ extension Socket {
                 pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: fd, events: watchReadable ? Int16(POLLIN) : 0, revents: 0),
             ]
+            if let signal { fds.append(pollfd(fd: signal, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), slice)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -233,6 +278,7 @@ extension Socket {
             }
             if ready == 0 { continue }
             if fds[0].revents != 0 { return .woken }
+            if fds.count > 2 && fds[2].revents != 0 { return .signalled }
             let events = fds[1].revents
             if events & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .peerClosed }
             if events & Int16(POLLIN) != 0 {

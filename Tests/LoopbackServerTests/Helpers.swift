@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import Synchronization
 
 /// Tuples are not Equatable; comparing `[name, value]` arrays keeps expectations readable.
 func pairs(_ fields: [(name: String, value: String)]) -> [[String]] {
@@ -20,4 +21,25 @@ func measure(_ body: () throws -> Void) rethrows -> Duration {
     let start = clock.now
     try body()
     return start.duration(to: clock.now)
+}
+
+/// A value a producer or handler thread sets and the test reads afterwards.
+final class Recorder<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+
+    init(_ initial: Value) {
+        storage = Mutex(initial)
+    }
+
+    var value: Value {
+        get { storage.withLock { $0 } }
+    }
+
+    func set(_ value: Value) {
+        storage.withLock { $0 = value }
+    }
+
+    func update(_ change: (inout Value) -> Void) {
+        storage.withLock { change(&$0) }
+    }
 }

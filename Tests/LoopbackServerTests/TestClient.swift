@@ -37,8 +37,13 @@ struct TestResponse {
 /// URLSession. Every receive has a timeout (SO_RCVTIMEO), so no test can hang on a silent server.
 final class TestClient {
     private let fd: Int32
+    /// Received bytes; those before `start` are consumed (dropped in bulk, so long runs stay linear).
     private var buffer: [UInt8] = []
+    private var start = 0
     private var closed = false
+
+    /// Received but not yet consumed bytes.
+    private var pending: ArraySlice<UInt8> { buffer[start...] }
 
     /// Connects to 127.0.0.1:`port`; throws with the errno on failure (e.g. ECONNREFUSED).
     init(port: Int, receiveTimeout: Duration = .seconds(10)) throws {
@@ -86,6 +91,14 @@ final class TestClient {
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     func send(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try send(buffer: $0) }
+    }
+
+    func send(_ data: Data) throws {
+        try data.withUnsafeBytes { try send(buffer: $0) }
+    }
+
+    func send(buffer bytes: UnsafeRawBufferPointer) throws {
         #if canImport(Glibc)
         let flags = Int32(MSG_NOSIGNAL)
         #else
@@ -94,7 +107,7 @@ final class TestClient {
         var offset = 0
         // Each round sends at least one byte or throws.
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { rawSend(fd, $0.baseAddress, $0.count, flags) }
+            let sent = rawSend(fd, bytes.baseAddress! + offset, bytes.count - offset, flags)
             guard sent > 0 else { throw TestClientError(description: "send() failed: errno \(errno)") }
             offset += sent
         }
@@ -102,7 +115,7 @@ final class TestClient {
 
     /// Whether bytes (or EOF) arrive within `milliseconds`; used only where the server is known to hold back far longer.
     func isReadable(within milliseconds: Int32) -> Bool {
-        if !buffer.isEmpty { return true }
+        if !pending.isEmpty { return true }
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
         return poll(&fds, 1, milliseconds) > 0
     }
@@ -110,6 +123,10 @@ final class TestClient {
     /// Appends the next bytes; returns false at EOF. Throws on timeout or error.
     @discardableResult
     private func fill() throws -> Bool {
+        if start > 0 && start * 2 > buffer.count {
+            buffer.removeFirst(start)
+            start = 0
+        }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if count > 0 {
@@ -120,11 +137,49 @@ final class TestClient {
         throw TestClientError(description: "recv() failed: errno \(errno)")
     }
 
+    /// Takes the first `count` pending bytes.
+    private func consume(_ count: Int) -> [UInt8] {
+        let bytes = Array(buffer[start..<(start + count)])
+        start += count
+        return bytes
+    }
+
     /// Reads until the peer closes; bounded by `limit` bytes and the receive timeout.
     func readUntilEOF(limit: Int = 16 * 1024 * 1024) throws -> [UInt8] {
-        while buffer.count <= limit, try fill() {}
-        defer { buffer.removeAll() }
-        return buffer
+        while pending.count <= limit, try fill() {}
+        return consume(pending.count)
+    }
+
+    /// Reads and discards until the peer closes, returning how many bytes came and whether the
+    /// connection ended cleanly (EOF, not reset); for bodies too big to keep.
+    func drainUntilEOF(limit: Int = 1 << 40) -> (count: Int, cleanEOF: Bool) {
+        var total = pending.count
+        buffer = []
+        start = 0
+        var chunk = [UInt8](repeating: 0, count: 262_144)
+        // Each round receives at least one byte or ends; `limit` bounds the rounds.
+        while total <= limit {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return (total, true) }
+            if count < 0 { return (total, false) }
+            total += count
+        }
+        return (total, false)
+    }
+
+    /// Reads exactly `count` bytes, handing them to `check` in pieces as they arrive instead of keeping them.
+    func stream(_ count: Int, _ check: (ArraySlice<UInt8>) -> Void) throws {
+        var remaining = count
+        // Each round consumes at least one byte or throws.
+        while remaining > 0 {
+            if pending.isEmpty {
+                guard try fill() else { throw TestClientError(description: "EOF with \(remaining) of \(count) bytes missing") }
+            }
+            let taken = min(remaining, pending.count)
+            check(buffer[start..<(start + taken)])
+            start += taken
+            remaining -= taken
+        }
     }
 
     /// Whether the server closed the connection (EOF with nothing pending).
@@ -138,31 +193,49 @@ final class TestClient {
     func seesConnectionEnd() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 4096)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        return buffer.isEmpty && (count == 0 || (count < 0 && errno == ECONNRESET))
+        return pending.isEmpty && (count == 0 || (count < 0 && errno == ECONNRESET))
     }
 
     func readExactly(_ count: Int) throws -> [UInt8] {
-        while buffer.count < count {
-            guard try fill() else { throw TestClientError(description: "EOF after \(buffer.count) of \(count) bytes") }
+        while pending.count < count {
+            guard try fill() else { throw TestClientError(description: "EOF after \(pending.count) of \(count) bytes") }
         }
-        let bytes = Array(buffer[0..<count])
-        buffer.removeFirst(count)
-        return bytes
+        return consume(count)
     }
 
     /// Reads one CRLF-terminated line (without the CRLF).
     func readLine(limit: Int = 1 << 20) throws -> String {
+        var scanned = start
         for _ in 0..<10_000 {
-            if let index = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                var line = Array(buffer[0..<index])
-                buffer.removeFirst(index + 1)
+            if let index = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                var line = consume(index + 1 - start)
+                line.removeLast()
                 if line.last == UInt8(ascii: "\r") { line.removeLast() }
                 return String(decoding: line, as: UTF8.self)
             }
-            guard buffer.count < limit else { throw TestClientError(description: "line too long") }
+            guard pending.count < limit else { throw TestClientError(description: "line too long") }
+            let offset = buffer.count - start
             guard try fill() else { throw TestClientError(description: "EOF inside a line") }
+            // fill() may have compacted the buffer; resume scanning where the new bytes begin.
+            scanned = start + offset
         }
         throw TestClientError(description: "no line")
+    }
+
+    /// Reads one chunk of a chunked body: its data, or `nil` for the last chunk (whose empty trailer
+    /// section it consumes too).
+    func readChunk() throws -> [UInt8]? {
+        let sizeLine = try readLine()
+        guard let size = Int(sizeLine, radix: 16), size >= 0 else {
+            throw TestClientError(description: "bad chunk size line: \(sizeLine)")
+        }
+        if size == 0 {
+            guard try readLine().isEmpty else { throw TestClientError(description: "trailers not expected") }
+            return nil
+        }
+        let data = try readExactly(size)
+        guard try readLine().isEmpty else { throw TestClientError(description: "chunk without CRLF") }
+        return data
     }
 
     /// Reads a status line and header section.
@@ -196,15 +269,11 @@ final class TestClient {
             var body: [UInt8] = []
             var sizes: [Int] = []
             for _ in 0..<1_000_000 {
-                let sizeLine = try readLine()
-                guard let size = Int(sizeLine, radix: 16) else { throw TestClientError(description: "bad chunk size") }
-                if size == 0 {
-                    guard try readLine().isEmpty else { throw TestClientError(description: "trailers not expected") }
+                guard let chunk = try readChunk() else {
                     return TestResponse(status: status, headers: headers, body: body, chunkSizes: sizes)
                 }
-                sizes.append(size)
-                body += try readExactly(size)
-                guard try readLine().isEmpty else { throw TestClientError(description: "chunk without CRLF") }
+                sizes.append(chunk.count)
+                body += chunk
             }
             throw TestClientError(description: "too many chunks")
         }
