@@ -68,6 +68,8 @@ struct TestOAuth: Authenticator {
 
     let refreshes = Counter()
     let failure: (any Error)?
+    /// When set, a refresh waits until the stream finishes (the test opens it).
+    var gate: AsyncStream<Void>? = nil
 
     func apply(_ credential: Credential, to request: inout TransportRequest) throws {
         try request.setHeader("Authorization", "Bearer \(credential.access)")
@@ -75,6 +77,7 @@ struct TestOAuth: Authenticator {
 
     func refresh(_ credential: Credential) async throws -> Credential {
         let number = refreshes.increment()
+        if let gate { for await _ in gate {} }
         if let failure { throw failure }
         return Credential(access: "access-\(number)", refresh: "refresh-\(number)")
     }
@@ -100,13 +103,18 @@ struct AuthenticationMiddlewareTests {
         }
     }
 
-    @Test("50 concurrent rejections share one refresh and all succeed")
+    @Test("50 concurrent rejections join one refresh in flight and all succeed")
     func singleFlight() async throws {
-        let oauth = TestOAuth(failure: nil)
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let oauth = TestOAuth(failure: nil, gate: gate)
         let auth = AuthenticationMiddleware(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
+        let (counts, report) = AsyncStream.makeStream(of: Int.self)
+        await auth.refreshCoordinator.setWaitingCountObserver { report.yield($0) }
         let chain = MiddlewareChain([auth], transport: server(oauth))
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<50 { group.addTask { try await chain.send(request()).statusCode } }
+            for await count in counts where count == 50 { break }
+            open.finish()
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(statuses == Array(repeating: 200, count: 50))
@@ -134,8 +142,11 @@ struct AuthenticationMiddlewareTests {
     @Test("a failed refresh fails every waiting request, none retries")
     func failedRefresh() async throws {
         struct Revoked: Error, Equatable {}
-        let oauth = TestOAuth(failure: Revoked())
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let oauth = TestOAuth(failure: Revoked(), gate: gate)
         let auth = AuthenticationMiddleware(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
+        let (counts, report) = AsyncStream.makeStream(of: Int.self)
+        await auth.refreshCoordinator.setWaitingCountObserver { report.yield($0) }
         let stub = server(oauth)
         let chain = MiddlewareChain([auth], transport: stub)
         let failures = await withTaskGroup(of: Bool.self) { group in
@@ -144,6 +155,8 @@ struct AuthenticationMiddlewareTests {
                     do { _ = try await chain.send(request()); return false } catch { return error is Revoked }
                 }
             }
+            for await count in counts where count == 20 { break }
+            open.finish()
             return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
         }
         #expect(failures == 20)

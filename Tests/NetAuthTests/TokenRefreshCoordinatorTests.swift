@@ -41,12 +41,23 @@ struct Refused: Error, Equatable {}
 
 @Suite("Single-flight token refresh")
 struct TokenRefreshCoordinatorTests {
-    @Test("100 concurrent waiters share one refresh")
+    /// Reports the coordinator's waiting count, so a test can open the refresh only once every request joined it.
+    func observe(_ coordinator: TokenRefreshCoordinator) async -> AsyncStream<Int> {
+        let (counts, report) = AsyncStream.makeStream(of: Int.self)
+        await coordinator.setWaitingCountObserver { report.yield($0) }
+        return counts
+    }
+
+    @Test("100 concurrent waiters join one refresh in flight")
     func oneRefreshForMany() async throws {
-        let refresher = GatedRefresher(gated: false)
+        let refresher = GatedRefresher(gated: true)
         let coordinator = TokenRefreshCoordinator(refresher: refresher)
+        let counts = await observe(coordinator)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<100 { group.addTask { try await coordinator.recover(fromUnauthorizedAt: 0) } }
+            for await count in counts where count == 100 { break }
+            #expect(await coordinator.isRefreshing)
+            refresher.open()
             try await group.waitForAll()
         }
         #expect(refresher.callCount == 1)
@@ -67,14 +78,17 @@ struct TokenRefreshCoordinatorTests {
 
     @Test("a failed refresh reaches every waiter and late 401s sent before it; a request sent after it may try again")
     func failureForAll() async throws {
-        let refresher = GatedRefresher(gated: false, failure: Refused())
+        let refresher = GatedRefresher(gated: true, failure: Refused())
         let coordinator = TokenRefreshCoordinator(refresher: refresher)
+        let counts = await observe(coordinator)
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<20 {
                 group.addTask {
                     do { try await coordinator.recover(fromUnauthorizedAt: 0); return false } catch { return error is Refused }
                 }
             }
+            for await count in counts where count == 20 { break }
+            refresher.open()
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(outcomes.allSatisfy { $0 })

@@ -63,18 +63,28 @@ struct TokenRefreshTests {
         #expect(stub.requestCount == 1)
     }
 
-    @Test("concurrent 401s share one refresh and all succeed")
+    @Test("50 concurrent 401s join one refresh in flight and all succeed")
     func singleFlight() async throws {
-        let refresher = CountingRefresher()
-        let stub = authorizingStub(refresher)
+        let gate = RefreshGate()
+        let stub = StubTransport { request, _ in
+            request.value(forHeader: "Authorization") == "Bearer fresh" ? .json(#"{"id":1,"name":"ann"}"#) : .status(401)
+        }
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
-        manager.tokenRefresher = refresher
+        manager.tokenRefresher = gate
+        let coordinator = try #require(manager.tokenRefreshCoordinator)
+        let (counts, report) = AsyncStream.makeStream(of: Int.self)
+        await coordinator.setWaitingCountObserver { report.yield($0) }
         let users = try await withThrowingTaskGroup(of: User.self) { group in
-            for id in 0..<50 { group.addTask { try await manager.send(GetUser(id: id), accessToken: { refresher.token }) } }
+            for id in 0..<50 { group.addTask { try await manager.send(GetUser(id: id), accessToken: { gate.token }) } }
+            // Every request is parked on the one refresh before it is allowed to finish.
+            for await count in counts where count == 50 { break }
+            gate.open()
             return try await group.reduce(into: [User]()) { $0.append($1) }
         }
         #expect(users.count == 50)
-        #expect(refresher.refreshes == 1)
+        #expect(gate.refreshes == 1)
+        #expect(stub.requests.filter { $0.bearer == "Bearer expired" }.count == 50)
+        #expect(stub.requests.filter { $0.bearer == "Bearer fresh" }.count == 50)
     }
 
     @Test("a refresher that sends through the same manager does not deadlock")

@@ -10,12 +10,14 @@ final class TokenIssuingAPI: Sendable {
         var issued = 0
         var unauthorized = 0
         var refreshes = 0
+        var joined = 0
     }
 
     private let state = Mutex(State())
     private let condition = NSCondition()
-    /// The refresh answers only once this many API requests have been refused (bounded by a timeout),
-    /// so every request of a test is sure to be waiting for the same refresh.
+    /// The refresh answers only once this many requests are waiting for it in the client's coordinator
+    /// (reported through ``noteWaiting(_:)``, bounded by a timeout), so every request of a test has joined the
+    /// same refresh in flight: none can take the "already refreshed" road.
     let refreshAfterUnauthorized: Int
     let refreshFails: Bool
 
@@ -25,6 +27,14 @@ final class TokenIssuingAPI: Sendable {
     }
 
     var refreshes: Int { state.withLock { $0.refreshes } }
+    /// The most requests seen waiting for one refresh.
+    var joined: Int { state.withLock { $0.joined } }
+
+    /// Told by the client's coordinator how many requests wait for the refresh in flight.
+    func noteWaiting(_ count: Int) {
+        state.withLock { $0.joined = max($0.joined, count) }
+        condition.broadcast()
+    }
     var unauthorized: Int { state.withLock { $0.unauthorized } }
 
     func handle(_ request: LoopbackRequest) -> LoopbackResponse {
@@ -52,17 +62,18 @@ final class TokenIssuingAPI: Sendable {
         let deadline = Date().addingTimeInterval(10)
         condition.lock()
         defer { condition.unlock() }
-        while unauthorized < refreshAfterUnauthorized, condition.wait(until: deadline) {}
+        while joined < refreshAfterUnauthorized, condition.wait(until: deadline) {}
     }
 }
 
 @Suite("Token refresh over loopback TCP")
 struct TokenRefreshIntegrationTests {
     /// A manager on `server` whose refresher sends its refresh request through the manager itself.
-    func signedInManager(_ server: LoopbackServer) -> (NetworkManager, ManagerTokenStore) {
+    func signedInManager(_ server: LoopbackServer, api: TokenIssuingAPI) async -> (NetworkManager, ManagerTokenStore) {
         let manager = NetworkManager(baseURL: server.baseURL)
         let store = ManagerTokenStore(manager: manager)
         manager.tokenRefresher = store
+        await manager.tokenRefreshCoordinator?.setWaitingCountObserver { api.noteWaiting($0) }
         return (manager, store)
     }
 
@@ -82,9 +93,10 @@ struct TokenRefreshIntegrationTests {
         let api = TokenIssuingAPI(refreshAfterUnauthorized: 100)
         let server = try LoopbackServer { api.handle($0) }
         defer { server.stop() }
-        let (manager, store) = signedInManager(server)
+        let (manager, store) = await signedInManager(server, api: api)
         let results = await send(100, through: manager, store: store)
         #expect(results.filter { (try? $0.get()) != nil }.count == 100)
+        #expect(api.joined == 100)
         #expect(api.refreshes == 1)
         #expect(api.unauthorized == 100)
         #expect(server.requestCount == 201)
@@ -95,13 +107,14 @@ struct TokenRefreshIntegrationTests {
         let api = TokenIssuingAPI(refreshAfterUnauthorized: 100, refreshFails: true)
         let server = try LoopbackServer { api.handle($0) }
         defer { server.stop() }
-        let (manager, store) = signedInManager(server)
+        let (manager, store) = await signedInManager(server, api: api)
         let results = await send(100, through: manager, store: store)
         let statuses = results.compactMap { result -> Int? in
             guard case .failure(let error) = result else { return nil }
             return (error as? HTTPError)?.statusCode
         }
         #expect(statuses == Array(repeating: 500, count: 100))
+        #expect(api.joined == 100)
         #expect(api.refreshes == 1)
         #expect(server.requestCount == 101)
     }
@@ -127,7 +140,7 @@ struct TokenRefreshIntegrationTests {
             return response
         }
         defer { server.stop() }
-        let (manager, store) = signedInManager(server)
+        let (manager, store) = await signedInManager(server, api: api)
         let slow = Task { try await manager.send(GetUser(id: 1), accessToken: { store.current }) }
         try await server.waitForRequests(1)
         let fast = try await manager.send(GetUser(id: 2), accessToken: { store.current })
