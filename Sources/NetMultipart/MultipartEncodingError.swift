@@ -25,6 +25,14 @@ public enum MultipartEncodingError: Error, Equatable, Sendable {
     /// A receiver would end the part there, truncating it and interpreting the rest of the
     /// data as further parts. Use a different boundary (or the random default) to send it.
     case boundaryInPart(name: String, partIndex: Int)
+
+    /// The part at `partIndex` reads its bytes from a file or stream, so the form cannot be
+    /// encoded into one `Data`.
+    ///
+    /// Thrown by ``MultipartFormData/encoded()`` only: such forms are sent through
+    /// ``MultipartFormData/uploadSource()``, which reads each part when the transport asks
+    /// for it instead of loading files of any size (or consuming a one-shot stream) into memory.
+    case partNotInMemory(name: String, partIndex: Int)
 }
 
 extension MultipartEncodingError: CustomStringConvertible {
@@ -40,6 +48,8 @@ extension MultipartEncodingError: CustomStringConvertible {
             "Multipart part #\(partIndex): \(field) contains CR, LF or NUL"
         case let .boundaryInPart(name, partIndex):
             "Multipart part #\(partIndex) (\(name.debugDescription)): data contains the boundary delimiter"
+        case let .partNotInMemory(name, partIndex):
+            "Multipart part #\(partIndex) (\(name.debugDescription)) is a file or stream; send the form with uploadSource()"
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A `multipart/form-data` body (RFC 7578), built in memory.
+/// A `multipart/form-data` body (RFC 7578): fields and files from memory, files on disk or streams.
 ///
 /// ```swift
 /// var form = MultipartFormData()
@@ -13,13 +13,34 @@ import Foundation
 /// request.httpBody = try form.encoded()   // or form.encodedData() for an optional
 /// ```
 ///
-/// Encoding is strict: header values containing CR, LF or NUL, and part data containing
-/// the delimiter, are reported as ``MultipartEncodingError`` instead of producing a body
-/// the server would split differently.
+/// Forms with parts from files or streams are sent with ``uploadSource()``, which reads each
+/// part piece by piece as the transport asks for bytes, so a form of any size is never
+/// assembled in memory nor copied to a temporary file:
+///
+/// ```swift
+/// var form = MultipartFormData()
+/// form.addField(name: "title", value: "Holiday")
+/// try form.addPart(name: "video", fileURL: movieURL)   // video/quicktime, "movie.mov"
+/// let body = try form.uploadSource()                 // body.length == form.contentLength
+/// ```
+///
+/// Encoding is strict: header values containing CR, LF or NUL, and in-memory part data
+/// containing the delimiter, are reported as ``MultipartEncodingError`` instead of producing
+/// a body the server would split differently. File and stream data cannot be searched for the
+/// delimiter without reading it first; see ``boundary`` for why the random default makes that
+/// safe.
 public struct MultipartFormData: Sendable, Equatable {
     /// Unique boundary string used to separate parts. Automatically generated as UUID.
     ///
     /// Always valid per RFC 2046: every initializer enforces it.
+    ///
+    /// In-memory data is checked for the delimiter `CRLF--boundary` before sending; file and
+    /// stream data are not, because that would mean reading every file before the upload
+    /// starts (or buffering a stream). With the random default (a UUID, 122 random bits) the
+    /// chance that a file happens to contain the delimiter is negligible, which is the same
+    /// reasoning browsers and other HTTP libraries rely on. With a fixed boundary, choosing
+    /// one that cannot occur in the files is the caller's job: a file that contains it would
+    /// be cut there by the receiver and the rest parsed as further parts.
     public let boundary: String
 
     /// The parts, in the order they are sent.
@@ -66,8 +87,8 @@ public struct MultipartFormData: Sendable, Equatable {
 
     /// Appends a part.
     ///
-    /// Nothing is validated here, so adding parts never fails; problems surface once, in
-    /// ``encoded()``.
+    /// Nothing is validated here, so adding in-memory parts never fails; problems surface
+    /// once, in ``encoded()`` or ``uploadSource()``.
     ///
     /// - Parameters:
     ///   - name: The form field name.
@@ -100,13 +121,27 @@ public struct MultipartFormData: Sendable, Equatable {
     /// used for `Content-Length` or progress reporting up front. It counts the bytes as if
     /// the form were valid; when ``encoded()`` throws there is no body and the value is
     /// meaningless.
+    ///
+    /// Counts file and stream parts too, at the length they declare; it is then the length
+    /// of ``uploadSource()``, not of ``encoded()`` (which refuses such forms). Stops the
+    /// program if the length exceeds `Int.max`, which only a 32-bit platform can reach; use
+    /// ``contentLength`` for bodies beyond 2 GiB there.
     public var encodedLength: Int {
+        Int(contentLength)
+    }
+
+    /// The exact size in bytes of the body, as `Int64` so files beyond 2 GiB fit on every
+    /// platform: the `Content-Length` of ``uploadSource()`` (and of ``encoded()`` for
+    /// in-memory forms).
+    ///
+    /// Costs O(number of parts + header sizes): files were measured when they were added.
+    public var contentLength: Int64 {
         let framing = self.framing
-        var length = framing.closeLength
+        var length = Int64(framing.closeLength)
         for part in parts {
-            length += framing.headLength(name: part.name, filename: part.filename, mimeType: part.mimeType)
-            length += part.data.count
-            length += MultipartFraming.partEndLength
+            length += Int64(framing.headLength(name: part.name, filename: part.filename, mimeType: part.mimeType))
+            length += part.content.length
+            length += Int64(MultipartFraming.partEndLength)
         }
         return length
     }
@@ -121,20 +156,21 @@ public struct MultipartFormData: Sendable, Equatable {
     /// the data; on success the body is built in a single allocation of
     /// ``encodedLength`` bytes.
     ///
+    /// Only for forms whose parts are all in memory: a file or stream part is not read
+    /// behind the caller's back (it may be gigabytes, or a one-shot stream), so such a form
+    /// throws ``MultipartEncodingError/partNotInMemory(name:partIndex:)``; send it with
+    /// ``uploadSource()``.
+    ///
     /// - Throws: ``MultipartEncodingError/lineBreakInHeader(field:partIndex:)`` if a name,
     ///   filename or MIME type contains CR, LF or NUL;
     ///   ``MultipartEncodingError/boundaryInPart(name:partIndex:)`` if a part's data contains
-    ///   `CRLF--boundary`. The first offending part, in order, is reported.
+    ///   `CRLF--boundary`; ``MultipartEncodingError/partNotInMemory(name:partIndex:)`` for a
+    ///   file or stream part. The first offending part, in order, is reported.
     public func encoded() throws(MultipartEncodingError) -> Data {
         let framing = self.framing
         for (index, part) in parts.enumerated() {
-            try MultipartFraming.validateHead(
-                name: part.name, filename: part.filename, mimeType: part.mimeType, partIndex: index
-            )
-            var scanner = framing.makeDelimiterScanner()
-            if scanner.scan(part.data) {
-                throw .boundaryInPart(name: part.name, partIndex: index)
-            }
+            try validate(part, at: index, framing: framing)
+            guard part.isInMemory else { throw .partNotInMemory(name: part.name, partIndex: index) }
         }
 
         var body = Data()
@@ -150,15 +186,28 @@ public struct MultipartFormData: Sendable, Equatable {
 
     /// Encodes the form into an HTTP body, or returns `nil` if it cannot be encoded.
     ///
-    /// Returns `nil` exactly when ``encoded()`` throws; the networking layer then reports
-    /// `NetworkError.invalidMultipartEncoding`. Use ``encoded()`` to learn why.
+    /// Returns `nil` exactly when ``encoded()`` throws, which includes every form with a
+    /// file or stream part (send those with ``uploadSource()``). Use ``encoded()`` to learn why.
     public func encodedData() -> Data? {
         try? encoded()
     }
 
+    /// Checks what can be checked without I/O: header values, and in-memory data for the delimiter.
+    func validate(_ part: Part, at index: Int, framing: MultipartFraming) throws(MultipartEncodingError) {
+        try MultipartFraming.validateHead(
+            name: part.name, filename: part.filename, mimeType: part.mimeType, partIndex: index
+        )
+        if case let .data(data) = part.content {
+            var scanner = framing.makeDelimiterScanner()
+            if scanner.scan(data) {
+                throw .boundaryInPart(name: part.name, partIndex: index)
+            }
+        }
+    }
+
     /// Built on demand rather than stored so that `boundary` stays the single source of truth
     /// and the struct keeps the reference's stored properties.
-    private var framing: MultipartFraming {
+    var framing: MultipartFraming {
         MultipartFraming(validatedBoundary: boundary)
     }
 }

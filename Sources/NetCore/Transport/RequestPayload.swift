@@ -1,4 +1,5 @@
 import Foundation
+import NetMultipart
 
 /// The bytes a transport sends as a request body.
 public enum RequestPayload: Sendable {
@@ -8,12 +9,16 @@ public enum RequestPayload: Sendable {
     case data(Data)
     /// A body read from a stream by one attempt; it cannot be sent again.
     case stream(UploadStream)
+    /// A body of memory, files and streams, read piece by piece as the transport sends it; it can
+    /// be sent again unless it holds a one-shot stream (``UploadSource/isReplayable``).
+    case source(UploadSource)
 
     /// Whether a second attempt can send the same bytes: retries and token refresh depend on it.
     public var isReplayable: Bool {
         switch self {
         case .empty, .data: true
         case .stream: false
+        case .source(let source): source.isReplayable
         }
     }
 
@@ -23,6 +28,7 @@ public enum RequestPayload: Sendable {
         case .empty: 0
         case .data(let data): Int64(data.count)
         case .stream(let stream): stream.length
+        case .source(let source): source.length
         }
     }
 }

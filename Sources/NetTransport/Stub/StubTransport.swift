@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetCore
+import NetMultipart
 import Synchronization
 
 /// A transport for your tests: it answers from a script, records every request, and can fail or wait.
@@ -151,6 +152,9 @@ public final class StubTransport: HTTPTransport {
         case .stream(let upload):
             guard let stream = upload.take() else { throw NetworkError.uploadStreamConsumed }
             return StreamReader.readAll(stream)
+        case .source(let source):
+            guard let reader = try? source.makeReader() else { throw NetworkError.uploadStreamConsumed }
+            return try StreamReader.readAll(reader)
         }
     }
 }

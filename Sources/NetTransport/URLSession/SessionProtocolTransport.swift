@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetCore
+import NetMultipart
 
 /// A transport over any ``URLSessionProtocol``: the bridge that keeps EKNetwork's `session:` argument working
 /// for mocks and custom sessions.
@@ -26,6 +27,10 @@ public struct SessionProtocolTransport: HTTPTransport {
         case .data(let data): head.httpBody = data
         case .stream(let upload):
             guard let stream = upload.take() else { throw NetworkError.uploadStreamConsumed }
+            head.httpBodyStream = stream
+        case .source(let source):
+            guard let stream = try? UploadReaderInputStream(source: source) else { throw NetworkError.uploadStreamConsumed }
+            StreamedBodyFraming.apply(length: source.length, to: &head)
             head.httpBodyStream = stream
         }
         let (data, response) = try await session.data(for: head)

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetCore
+import NetMultipart
 
 /// The URLSession transport: an actor that owns a session and its delegate.
 ///
@@ -50,10 +51,13 @@ public actor URLSessionTransport: HTTPTransport {
     /// `nonisolated`: the session and delegate never change, so a request need not hop onto the actor.
     public nonisolated func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
-        let task = try makeTask(for: request)
+        let (task, upload) = try makeTask(for: request)
         let (bodyStream, body) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
         body.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
+            // The transfer is over, whichever way: close the body's open files now. URLSession
+            // keeps its stream (and so the file) for an unspecified time after completion.
+            upload?.close()
         }
         let delegate = self.delegate
         let reportsDownload: Bool
@@ -75,24 +79,47 @@ public actor URLSessionTransport: HTTPTransport {
             } onCancel: {
                 task.cancel()
             }
-        } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
-            throw CancellationError()
+        } catch {
+            // No head, so the transfer is over: the caller must find the body's files closed.
+            upload?.close()
+            if let urlError = error as? URLError, urlError.code == .cancelled, Task.isCancelled {
+                throw CancellationError()
+            }
+            // libcurl reports an aborted upload generically; the body knows what broke.
+            if let uploadError = upload?.error { throw uploadError }
+            throw error
         }
     }
 
-    private nonisolated func makeTask(for request: TransportRequest) throws(NetworkError) -> URLSessionTask {
+    /// The task for `request`, and for streamed bodies the reader to close when the transfer ends.
+    private nonisolated func makeTask(
+        for request: TransportRequest
+    ) throws(NetworkError) -> (URLSessionTask, SharedUploadReader?) {
         var head = request.head
+        let source: UploadSource
         switch request.payload {
         case .empty:
-            return session.dataTask(with: head)
+            return (session.dataTask(with: head), nil)
         case .data(let data):
-            return session.uploadTask(with: head, from: data)
+            return (session.uploadTask(with: head, from: data), nil)
         case .stream(let upload):
-            // libcurl sends a stream chunked; a Content-Length beside it makes servers reject the request.
-            head.setValue(nil, forHTTPHeaderField: "Content-Length")
             guard let stream = upload.take() else { throw .uploadStreamConsumed }
-            head.httpBodyStream = stream
-            return session.dataTask(with: head)
+            // Through the reader, a declared length is enforced and sent as Content-Length.
+            source = UploadSource(stream: stream, length: upload.length)
+        case .source(let body):
+            source = body
         }
+        let stream: UploadReaderInputStream
+        do {
+            stream = try UploadReaderInputStream(source: source)
+        } catch {
+            // The only error a new reader can meet: a one-shot stream already taken.
+            throw .uploadStreamConsumed
+        }
+        // Content-Length for a known size (on Linux with the placeholder that stops libcurl from
+        // chunking, see StreamedBodyFraming); chunked otherwise.
+        StreamedBodyFraming.apply(length: source.length, to: &head)
+        head.httpBodyStream = stream
+        return (session.dataTask(with: head), stream.reader)
     }
 }

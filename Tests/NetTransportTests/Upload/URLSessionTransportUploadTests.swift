@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import LoopbackServer
+import NetCore
+import NetMultipart
+import NetTransport
+import Testing
+
+/// `RequestPayload.source` and length-carrying streams through ``URLSessionTransport``.
+@Suite("URLSession transport: bodies from files and streams")
+struct URLSessionTransportUploadTests {
+    let transport = URLSessionTransport()
+
+    func post(_ url: URL, _ payload: RequestPayload, progress: NetworkProgress? = nil) -> TransportRequest {
+        var head = URLRequest(url: url)
+        head.httpMethod = "POST"
+        head.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        return TransportRequest(head: head, payload: payload, progress: progress)
+    }
+
+    @Test("a form with a file is sent with its Content-Length, and sent again identically (replayable)")
+    func formTwice() async throws {
+        let scratch = try UploadScratch()
+        var form = MultipartFormData()
+        form.addField(name: "a", value: "1")
+        try form.addPart(name: "f", fileURL: try scratch.file("f.bin", uploadPattern(1_500_000)))
+        let source = try form.uploadSource()
+        #expect(RequestPayload.source(source).isReplayable)
+        #expect(RequestPayload.source(source).knownLength == form.contentLength)
+
+        let server = try LoopbackServer { _ in .text("ok") }
+        defer { server.stop() }
+        for _ in 0..<2 {
+            let response = try await transport.send(post(server.baseURL, .source(source)))
+            #expect(response.statusCode == 200)
+            _ = try await response.body.collect(upTo: 1 << 20)
+        }
+        let requests = server.requests
+        #expect(requests.count == 2)
+        #expect(requests.allSatisfy { $0.header("Content-Length") == String(form.contentLength) && !$0.wasChunked })
+        #expect(requests[0].body == requests[1].body)
+        #expect(requests[0].body.count == Int(form.contentLength))
+        #expect(scratch.openDescriptorCount() == 0)
+    }
+
+    @Test("a stream of declared length now goes out with Content-Length; without one, chunked")
+    func streamLengths() async throws {
+        let server = try LoopbackServer { _ in .text("ok") }
+        defer { server.stop() }
+        let bytes = uploadPattern(200_000)
+        _ = try await transport.send(post(server.baseURL, .stream(UploadStream(InputStream(data: bytes), length: 200_000))))
+        _ = try await transport.send(post(server.baseURL, .stream(UploadStream(InputStream(data: bytes)))))
+        let requests = server.requests
+        #expect(requests.map(\.wasChunked) == [false, true])
+        #expect(requests.first?.header("Content-Length") == "200000")
+        #expect(requests.allSatisfy { $0.body == bytes })
+    }
+
+    @Test("a stream shorter than its declared length fails with the reader's error, not a short body")
+    func shortStream() async throws {
+        let server = try LoopbackServer { _ in .text("ok") }
+        defer { server.stop() }
+        let payload = RequestPayload.stream(UploadStream(InputStream(data: uploadPattern(10)), length: 11))
+        await #expect(throws: UploadSourceError.streamLengthMismatch(expected: 11, actual: 10)) {
+            _ = try await transport.send(post(server.baseURL, payload))
+        }
+        #expect(server.requestCount == 0)
+    }
+
+    @Test("a one-shot source cannot be sent twice")
+    func oneShot() async throws {
+        let server = try LoopbackServer { _ in .text("ok") }
+        defer { server.stop() }
+        let source = UploadSource(stream: InputStream(data: Data("x".utf8)), length: 1)
+        #expect(!RequestPayload.source(source).isReplayable)
+        _ = try await transport.send(post(server.baseURL, .source(source)))
+        await #expect(throws: NetworkError.uploadStreamConsumed) {
+            _ = try await transport.send(post(server.baseURL, .source(source)))
+        }
+    }
+
+    @Test("cancelling the calling task mid-upload closes the file at once")
+    func cancelClosesFiles() async throws {
+        let scratch = try UploadScratch()
+        let source = try UploadSource(fileURL: try scratch.file("big", uploadPattern(32 * 1024 * 1024)))
+        let listener = try SilentListener()
+        let progress = NetworkProgress()
+        let transport = self.transport
+        let request = post(listener.url, .source(source), progress: progress)
+        let sending = Task { try await transport.send(request) }
+        // The listener never reads: the upload stalls with the file open.
+        try await withTimeout(.seconds(20)) {
+            for await fraction in progress.updates where fraction > 0 { break }
+        }
+        #expect(scratch.openDescriptorCount() == 1)
+        sending.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await sending.value }
+        #expect(scratch.openDescriptorCount() == 0)
+    }
+}
