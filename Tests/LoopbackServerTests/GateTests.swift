@@ -24,16 +24,12 @@ struct GateTests {
 
     @Test func openingFromAsyncCodeReleasesAWaitingThread() async throws {
         let gate = try LoopbackGate()
-        let clock = ContinuousClock()
-        let start = clock.now
-
         let opened = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             Thread { continuation.resume(returning: gate.wait(timeout: .seconds(60))) }.start()
             gate.open()
         }
 
+        // `wait` returns true only when the gate opened, false when its timeout ran out.
         #expect(opened)
-        // Far below the 60 s timeout: only opening the gate ends the wait this soon.
-        #expect(start.duration(to: clock.now) < .seconds(10))
     }
 }

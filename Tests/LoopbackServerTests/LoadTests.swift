@@ -25,11 +25,12 @@ struct LoadTests {
         #expect(Set(server.requests.map(\.connectionNumber)) == Set(1...64))
     }
 
-    @Test func oneHundredThousandRequestsOnOneKeepAliveConnection() async throws {
+    /// 20,000 here keeps the debug suite quick; netkit-bench runs 100,000 in release.
+    @Test func twentyThousandRequestsOnOneKeepAliveConnection() async throws {
         let server = try LoopbackServer(limits: LoopbackLimits(maxRecordedRequests: 10)) { .text($0.path) }
         defer { server.stop() }
         let client = try TestClient(port: server.port)
-        let batches = 200, perBatch = 500
+        let batches = 40, perBatch = 500
 
         var wrong = 0
         for batch in 0..<batches {
