@@ -1,5 +1,5 @@
 # Shortcuts for the commands the README names.
-.PHONY: build test demo bench compat ci clean
+.PHONY: build test demo bench compat readme ci clean
 
 build:
 	swift build -Xswiftc -warnings-as-errors
@@ -16,8 +16,11 @@ bench:
 compat:
 	swift run --package-path Examples/EKNetworkCompatibility eknetwork-compatibility
 
+readme:
+	bash .ci/readme-snippets
+
 ci:
 	bash .ci/run
 
 clean:
-	rm -rf .build Examples/EKNetworkCompatibility/.build
+	rm -rf .build Examples/EKNetworkCompatibility/.build Examples/ReadmeSnippets/.build

@@ -66,31 +66,57 @@ final class TokenStore: TokenRefreshProvider, Sendable {
     }
 }
 
-/// The demo API: todos behind a bearer token; POST fails with 503 once, to show a retry.
-func makeServer() throws -> LoopbackServer {
-    let createAttempts = Mutex(0)
-    return try LoopbackServer { request in
-        if request.path == "/auth/refresh" { return .json(#"{"accessToken":"fresh-token"}"#) }
-        guard request.header("Authorization") == "Bearer fresh-token" else { return .json(#"{"error":"expired"}"#, status: 401) }
-        switch (request.method, request.path) {
-        case ("GET", "/todos"):
-            return .json(#"[{"id":1,"title":"Write docs","done":false},{"id":2,"title":"Ship","done":false}]"#)
-        case ("POST", "/todos"):
-            if createAttempts.withLock({ $0 += 1; return $0 }) == 1 { return .text("busy", status: 503) }
-            let title = (try? JSONDecoder().decode([String: String].self, from: request.body))?["title"] ?? "?"
-            return .json(#"{"id":3,"title":"\#(title)","done":false}"#, status: 201)
-        case ("DELETE", _):
-            return LoopbackResponse(status: 204)
-        case ("POST", "/attachments"):
-            let parts = (try? request.multipartParts()) ?? []
-            return LoopbackResponse(status: 201, headers: [("X-Parts", "\(parts.count)"), ("X-Bytes", "\(parts.last?.data.count ?? 0)")])
-        default:
-            return .text("not found", status: 404)
+/// What the server answered, in order, so the demo reports what happened rather than what should have.
+final class ServerLog: Sendable {
+    private let lines = Mutex<[String]>([])
+    private let cursor = Mutex(0)
+
+    func record(_ request: LoopbackRequest, _ response: LoopbackResponse) -> LoopbackResponse {
+        lines.withLock { $0.append("\(request.method) \(request.path) → \(response.status)") }
+        return response
+    }
+
+    /// The exchanges since the last call, joined for printing.
+    func sinceLastLook() -> String {
+        let all = lines.withLock { $0 }
+        let start = cursor.withLock { cursor in
+            defer { cursor = all.count }
+            return cursor
         }
+        return all[start...].joined(separator: ", ")
+    }
+
+    var count: Int { lines.withLock { $0.count } }
+}
+
+/// The demo API: todos behind a bearer token; POST fails with 503 once, to show a retry.
+func makeServer(log: ServerLog) throws -> LoopbackServer {
+    let createAttempts = Mutex(0)
+    return try LoopbackServer { request in log.record(request, answer(request, createAttempts: createAttempts)) }
+}
+
+func answer(_ request: LoopbackRequest, createAttempts: borrowing Mutex<Int>) -> LoopbackResponse {
+    if request.path == "/auth/refresh" { return .json(#"{"accessToken":"fresh-token"}"#) }
+    guard request.header("Authorization") == "Bearer fresh-token" else { return .json(#"{"error":"expired"}"#, status: 401) }
+    switch (request.method, request.path) {
+    case ("GET", "/todos"):
+        return .json(#"[{"id":1,"title":"Write docs","done":false},{"id":2,"title":"Ship","done":false}]"#)
+    case ("POST", "/todos"):
+        if createAttempts.withLock({ $0 += 1; return $0 }) == 1 { return .text("busy", status: 503) }
+        let title = (try? JSONDecoder().decode([String: String].self, from: request.body))?["title"] ?? "?"
+        return .json(#"{"id":3,"title":"\#(title)","done":false}"#, status: 201)
+    case ("DELETE", _):
+        return LoopbackResponse(status: 204)
+    case ("POST", "/attachments"):
+        let parts = (try? request.multipartParts()) ?? []
+        return LoopbackResponse(status: 201, headers: [("X-Parts", "\(parts.count)"), ("X-Bytes", "\(parts.last?.data.count ?? 0)")])
+    default:
+        return .text("not found", status: 404)
     }
 }
 
-let server = try makeServer()
+let log = ServerLog()
+let server = try makeServer(log: log)
 defer { server.stop() }
 print("NetKit \(NetKitVersion.current) demo — local API at \(server.baseURL.absoluteString)")
 
@@ -103,13 +129,14 @@ manager.tokenRefresher = store
 let token = { store.accessToken.withLock { $0 } }
 
 let todos = try await manager.send(ListTodos(), accessToken: token)
-print("GET /todos → \(todos.map(\.title)) (401, token refreshed, sent again)")
+print("GET /todos → \(todos.map(\.title))\n  server saw: \(log.sinceLastLook())")
+print("  refreshes: \(await manager.tokenRefreshCoordinator?.refreshCount ?? 0)")
 
 let created = try await manager.send(CreateTodo(title: "Celebrate"), accessToken: token)
-print("POST /todos → #\(created.id) \"\(created.title)\" (503 once, retried)")
+print("POST /todos → #\(created.id) \"\(created.title)\"\n  server saw: \(log.sinceLastLook())")
 
 _ = try await manager.send(DeleteTodo(id: created.id), accessToken: token)
-print("DELETE /todos/\(created.id) → 204 EmptyResponse")
+print("DELETE /todos/\(created.id) → EmptyResponse\n  server saw: \(log.sinceLastLook())")
 
 let progress = NetworkProgress()
 let updates = progress.updates
@@ -119,11 +146,14 @@ let watcher = Task {
     return count
 }
 let upload = try await manager.send(UploadAttachment(progress: progress), accessToken: token)
-print("POST /attachments → \(upload.statusCode), server saw \(upload.value(forHeader: "X-Parts") ?? "?") parts, \(upload.value(forHeader: "X-Bytes") ?? "?") bytes of file; \(await watcher.value) progress updates, final \(progress.fractionCompleted)")
+print("POST /attachments → \(upload.statusCode): the server parsed \(upload.value(forHeader: "X-Parts") ?? "?") parts, \(upload.value(forHeader: "X-Bytes") ?? "?") bytes of file")
+print("  \(await watcher.value) progress updates, final \(progress.fractionCompleted), outcome \(progress.outcome.map { "\($0)" } ?? "none")")
+print("  server saw: \(log.sinceLastLook())")
 
 do {
     _ = try await manager.send(DeleteTodo(id: 1), accessToken: { "tok\r\nX-Admin: 1" })
 } catch {
-    print("A header with CR/LF is refused before sending: \(error)")
+    let seen = log.sinceLastLook()
+    print("A token with CR/LF is refused before sending: \(error)\n  server saw: \(seen.isEmpty ? "nothing" : seen)")
 }
-print("Requests the server received: \(server.requestCount)")
+print("Requests the server received in all: \(server.requestCount)")
