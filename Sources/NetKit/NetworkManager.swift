@@ -25,6 +25,9 @@ public final class NetworkManager: NetworkManaging, Sendable {
         var responseDecoderProvider: (@Sendable () -> JSONDecoder)?
         var responseSizeLimit = RequestExecutor.defaultResponseLimit
         var errorPayloadLimit = RequestExecutor.defaultErrorPayloadLimit
+        var requestTimeout: Duration?
+        var plugins: [any Plugin] = []
+        var logging: LoggingPlugin
         var userAgentConfiguration: UserAgentConfiguration? {
             didSet { userAgent = userAgentConfiguration?.generateUserAgentString() }
         }
@@ -34,8 +37,6 @@ public final class NetworkManager: NetworkManaging, Sendable {
 
     /// Returns the base URL; called for every request, so it may change between requests.
     public let baseURL: @Sendable () -> URL
-    /// Where NetKit logs (`os.Logger` on Apple platforms, standard error elsewhere).
-    public let logger: NetworkLogger
     /// Every request waits here, before its token is read, while the line is held: while you hold it with
     /// ``HoldTheLine/withLineHeld(_:)``, and during token refreshes when ``holdsRequestsDuringRefresh`` is on.
     public let requestLine = HoldTheLine()
@@ -54,8 +55,11 @@ public final class NetworkManager: NetworkManaging, Sendable {
     ) {
         self.baseURL = baseURL
         self.transport = middlewares.isEmpty ? transport : MiddlewareChain(middlewares, transport: transport)
-        self.logger = NetworkLogger(subsystem: loggerSubsystem)
-        var settings = Settings(refreshPolicy: tokenRefreshPolicy, responseDecoderProvider: responseDecoderProvider)
+        var settings = Settings(
+            refreshPolicy: tokenRefreshPolicy,
+            responseDecoderProvider: responseDecoderProvider,
+            logging: LoggingPlugin(logger: NetworkLogger(subsystem: loggerSubsystem))
+        )
         settings.userAgentConfiguration = userAgentConfiguration
         self.settings = Mutex(settings)
     }
@@ -157,6 +161,33 @@ public final class NetworkManager: NetworkManaging, Sendable {
         set { settings.withLock { $0.errorPayloadLimit = max(0, newValue) } }
     }
 
+    /// The longest a request that names no `timeout` of its own may take, all attempts, retry waits and token
+    /// refresh included; it then fails with `URLError(.timedOut)`. `nil` (the default): no such limit.
+    public var requestTimeout: Duration? {
+        get { settings.withLock { $0.requestTimeout } }
+        set { settings.withLock { $0.requestTimeout = newValue } }
+    }
+
+    /// Plugins that take part in every request (`send` and `stream`), before each request's own `plugins`
+    /// of the same priority.
+    public var plugins: [any Plugin] {
+        get { settings.withLock { $0.plugins } }
+        set { settings.withLock { $0.plugins = newValue } }
+    }
+
+    /// Where NetKit logs: `os.Logger` under `loggerSubsystem` on Apple platforms, standard error elsewhere, at the
+    /// level `NETKIT_LOG_LEVEL` names (`error` by default). Replace it to send lines to your own sink.
+    public var logger: NetworkLogger {
+        get { settings.withLock { $0.logging.logger } }
+        set { settings.withLock { $0.logging = LoggingPlugin(logger: newValue, includesCURL: $0.logging.includesCURL, rules: $0.logging.rules) } }
+    }
+
+    /// The logging plugin every request runs: replace it to log `curl` commands or hide more names.
+    public var logging: LoggingPlugin {
+        get { settings.withLock { $0.logging } }
+        set { settings.withLock { $0.logging = newValue } }
+    }
+
     /// Adds a `User-Agent` header to every request that does not set one.
     public var userAgentConfiguration: UserAgentConfiguration? {
         get { settings.withLock { $0.userAgentConfiguration } }
@@ -169,10 +200,12 @@ public final class NetworkManager: NetworkManaging, Sendable {
     }
 
     /// Sends `request` and decodes its response.
-    /// - Parameter accessToken: Read before every attempt; a non-empty token goes out as `Authorization: Bearer`.
+    /// - Parameter accessToken: Read before every attempt; a non-empty token goes out as `Authorization: Bearer`
+    ///   unless the request sets its own `Authorization`.
     /// - Throws: ``NetworkError`` for invalid requests (before anything is sent) and 401s that cannot be
     ///   recovered, the request's `errorDecoder` result or ``HTTPError`` for other failed statuses,
-    ///   `DecodingError`, transport errors, and `CancellationError` when the calling task is cancelled.
+    ///   `DecodingError`, transport errors (`URLError(.timedOut)` past the request's timeout), a plugin's error,
+    ///   and `CancellationError` when the calling task is cancelled.
     ///
     /// `send` runs on the caller's actor between network waits (`nonisolated(nonsending)`), so
     /// `accessToken` may read actor-isolated state, such as a `@MainActor` token store, on every attempt.
@@ -180,18 +213,34 @@ public final class NetworkManager: NetworkManaging, Sendable {
         _ request: T,
         accessToken: (() -> String?)? = nil
     ) async throws -> T.Response {
-        let (coordinator, executor) = settings.withLock { settings in
-            (settings.coordinator, RequestExecutor(
+        try await response(for: request, accessToken: accessToken).value
+    }
+
+    /// Sends `request` and returns the decoded value with the response's status and headers and NetKit's
+    /// measurements of the request (attempts, retry waits, bytes, timings).
+    nonisolated(nonsending) public func response<T: NetworkRequest>(
+        for request: T,
+        accessToken: (() -> String?)? = nil
+    ) async throws -> NetworkResponse<T.Response> {
+        let (executor, coordinator) = makeExecutor()
+        return try await executor.response(for: request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
+    }
+
+    /// The engine with this manager's current settings: the default stack of stages and plugins.
+    func makeExecutor() -> (RequestExecutor, TokenRefreshCoordinator?) {
+        settings.withLock { settings in
+            let executor = RequestExecutor(
                 transport: transport,
                 builder: RequestBuilder(userAgent: settings.userAgent),
                 responseDecoderProvider: settings.responseDecoderProvider,
-                logger: logger,
+                plugins: [settings.logging] + settings.plugins,
                 errorPayloadLimit: settings.errorPayloadLimit,
                 responseLimit: settings.responseSizeLimit,
-                line: requestLine
-            ))
+                line: requestLine,
+                defaultTimeout: settings.requestTimeout
+            )
+            return (executor, settings.coordinator)
         }
-        return try await executor.send(request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
     }
 
     private static func transport(for session: any URLSessionProtocol) -> any HTTPTransport {

@@ -20,6 +20,9 @@ struct ListTodos: NetworkRequest {
 struct CreateTodo: NetworkRequest {
     typealias Response = Todo
     let title: String
+    /// A POST is retried only when the server can recognise a repeat: the key is the same for every attempt.
+    let idempotencyKey = UUID().uuidString
+    var headers: [String: String]? { ["Idempotency-Key": idempotencyKey] }
     var path: String { "/todos" }
     var method: HTTPMethod { .post }
     var body: RequestBody? { RequestBody(encodable: ["title": title]) }

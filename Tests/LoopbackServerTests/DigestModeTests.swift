@@ -99,25 +99,26 @@ struct DigestModeTests {
         #expect(buffering.requests.first?.body == Data(BodyDigestTests.multipartBody))
     }
 
-    @Test func bigUploadNeverSitsInTheServersMemory() throws {
+    @Test func bigUploadNeverSitsInTheServersMemory() async throws {
         // Buffered, this would be refused at once: the body is 32 times the in-memory limit.
-        let server = try Self.makeDigestServer(limits: LoopbackLimits(maxBodyBytes: 1024 * 1024))
+        let server = try Self.makeDigestServer(limits: LoopbackLimits(maxBodyBytes: 256 * 1024))
         defer { server.stop() }
-        let client = try TestClient(port: server.port)
         let piece = [UInt8](LoopbackBodyPattern.data(count: LoopbackBodyPattern.period * 1024))
-        let pieces = 131
+        let pieces = 33
         let count = piece.count * pieces
-        var expected = LoopbackBodyDigester(contentType: "application/octet-stream")
-
-        try client.send("PUT /big HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: \(count)\r\n\r\n")
-        for _ in 0..<pieces {
-            try client.send(piece)
-            expected.update(piece)
+        let (report, expected) = try await onDedicatedThread {
+            let client = try TestClient(port: server.port)
+            var expected = LoopbackBodyDigester(contentType: "application/octet-stream")
+            try client.send("PUT /big HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: \(count)\r\n\r\n")
+            for _ in 0..<pieces {
+                try client.send(piece)
+                expected.update(piece)
+            }
+            return (try Self.report(try client.readResponse()), expected.finalize())
         }
-        let report = try Self.report(try client.readResponse())
 
-        #expect(count > 32 * 1024 * 1024)
-        #expect(report.digest == expected.finalize())
+        #expect(count > 32 * 256 * 1024)
+        #expect(report.digest == expected)
         #expect(report.contentLength == count)
         #expect(server.peakReceiveBufferBytes <= 128 * 1024)
     }

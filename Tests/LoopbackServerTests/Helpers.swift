@@ -43,3 +43,12 @@ final class Recorder<Value: Sendable>: Sendable {
         storage.withLock { change(&$0) }
     }
 }
+
+/// Runs blocking socket work on a thread of its own, so that a test that reads and writes megabytes through the
+/// blocking `TestClient` never holds one of the few threads of Swift's cooperative pool, which every other test
+/// running meanwhile needs.
+func onDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}

@@ -93,8 +93,8 @@ final class Counter: Sendable {
     var current: Int { value.withLock { $0 } }
 }
 
-@Suite("AuthenticationMiddleware")
-struct AuthenticationMiddlewareTests {
+@Suite("AuthenticatorCredentials through the engine")
+struct AuthenticatorCredentialsTests {
     /// Accepts only the access token the authenticator issued last.
     func server(_ oauth: TestOAuth) -> StubTransport {
         StubTransport { request, _ in
@@ -107,36 +107,39 @@ struct AuthenticationMiddlewareTests {
     func singleFlight() async throws {
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
         let oauth = TestOAuth(failure: nil, gate: gate)
-        let auth = AuthenticationMiddleware(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
+        let credentials = AuthenticatorCredentials(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
         let (counts, report) = AsyncStream.makeStream(of: Int.self)
-        await auth.refreshCoordinator.setWaitingCountObserver { report.yield($0) }
-        let chain = MiddlewareChain([auth], transport: server(oauth))
+        await credentials.refreshCoordinator.setWaitingCountObserver { report.yield($0) }
+        let executor = RequestExecutor(transport: server(oauth))
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<50 { group.addTask { try await chain.send(request()).statusCode } }
+            for _ in 0..<50 {
+                group.addTask { try await executor.response(for: Ping(), baseURL: authBase, credentials: credentials).value.statusCode }
+            }
             for await count in counts where count == 50 { break }
             open.finish()
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(statuses == Array(repeating: 200, count: 50))
         #expect(oauth.refreshes.current == 1)
-        #expect(auth.credential == .init(access: "access-1", refresh: "refresh-1"))
+        #expect(credentials.credential == .init(access: "access-1", refresh: "refresh-1"))
     }
 
     @Test("a request rejected with a credential that was replaced meanwhile retries without a refresh")
     func staleCredential() async throws {
         let oauth = TestOAuth(failure: nil)
-        let auth = AuthenticationMiddleware(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
+        let credentials = AuthenticatorCredentials(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
+        // A refresh finishes while the first request is out: its 401 is for a credential already replaced.
         let stub = StubTransport { request, index in
             if index == 0 {
-                // While this request is out, another part of the app stores a new credential.
-                auth.credential = .init(access: "newer", refresh: "r9")
+                try await credentials.refreshCoordinator.recover(fromUnauthorizedAt: 0)
                 return .status(401)
             }
-            return request.value(forHeader: "Authorization") == "Bearer newer" ? .status(200) : .status(401)
+            return request.value(forHeader: "Authorization") == "Bearer access-1" ? .status(200) : .status(401)
         }
-        let response = try await MiddlewareChain([auth], transport: stub).send(request())
+        let response = try await RequestExecutor(transport: stub).response(for: Ping(), baseURL: authBase, credentials: credentials)
         #expect(response.statusCode == 200)
-        #expect(oauth.refreshes.current == 0)
+        #expect(oauth.refreshes.current == 1)
+        #expect(stub.requestCount == 2)
     }
 
     @Test("a failed refresh fails every waiting request, none retries")
@@ -144,15 +147,20 @@ struct AuthenticationMiddlewareTests {
         struct Revoked: Error, Equatable {}
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
         let oauth = TestOAuth(failure: Revoked(), gate: gate)
-        let auth = AuthenticationMiddleware(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
+        let credentials = AuthenticatorCredentials(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
         let (counts, report) = AsyncStream.makeStream(of: Int.self)
-        await auth.refreshCoordinator.setWaitingCountObserver { report.yield($0) }
+        await credentials.refreshCoordinator.setWaitingCountObserver { report.yield($0) }
         let stub = server(oauth)
-        let chain = MiddlewareChain([auth], transport: stub)
+        let executor = RequestExecutor(transport: stub)
         let failures = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<20 {
                 group.addTask {
-                    do { _ = try await chain.send(request()); return false } catch { return error is Revoked }
+                    do {
+                        _ = try await executor.response(for: Ping(), baseURL: authBase, credentials: credentials)
+                        return false
+                    } catch {
+                        return error is Revoked
+                    }
                 }
             }
             for await count in counts where count == 20 { break }
@@ -162,5 +170,22 @@ struct AuthenticationMiddlewareTests {
         #expect(failures == 20)
         #expect(oauth.refreshes.current == 1)
         #expect(stub.requestCount == 20)
+    }
+
+    @Test("a custom rejection (403) renews the credential too")
+    func customRejection() async throws {
+        struct Strict: Authenticator {
+            let refreshes = Counter()
+            func apply(_ credential: String, to request: inout TransportRequest) throws {
+                try request.setHeader("Authorization", "Token \(credential)")
+            }
+            func refresh(_ credential: String) async throws -> String { "t\(refreshes.increment())" }
+            func isAuthenticationFailure(_ response: HTTPURLResponse) -> Bool { response.statusCode == 403 }
+        }
+        let stub = StubTransport { request, _ in request.value(forHeader: "Authorization") == "Token t1" ? .status(200) : .status(403) }
+        let credentials = AuthenticatorCredentials(authenticator: Strict(), credential: "t0")
+        let response = try await RequestExecutor(transport: stub).response(for: Ping(), baseURL: authBase, credentials: credentials)
+        #expect(response.statusCode == 200)
+        #expect(stub.requests.map { $0.value(forHeader: "Authorization") } == ["Token t0", "Token t1"])
     }
 }

@@ -22,7 +22,7 @@ struct HoldTheLineTests {
     func holdAndRelease() async throws {
         let (line, counts) = observedLine()
         let stub = StubTransport { _, _ in .status(200) }
-        let chain = MiddlewareChain([HoldTheLineMiddleware(line)], transport: stub)
+        let chain = MiddlewareChain([WaitAtLine(line)], transport: stub)
         line.hold()
         let tasks = (0..<3).map { _ in Task { try await chain.send(request()).statusCode } }
         await waitFor(3, in: counts)
@@ -36,7 +36,7 @@ struct HoldTheLineTests {
     func holderPasses() async throws {
         let (line, counts) = observedLine()
         let stub = StubTransport { _, _ in .status(200) }
-        let chain = MiddlewareChain([HoldTheLineMiddleware(line)], transport: stub)
+        let chain = MiddlewareChain([WaitAtLine(line)], transport: stub)
         let (entered, enter) = AsyncStream.makeStream(of: Void.self)
         let (finish, finishNow) = AsyncStream.makeStream(of: Void.self)
         let holder = Task {
@@ -61,7 +61,7 @@ struct HoldTheLineTests {
     func cancelWaiter() async throws {
         let (line, counts) = observedLine()
         let stub = StubTransport { _, _ in .status(200) }
-        let chain = MiddlewareChain([HoldTheLineMiddleware(line)], transport: stub)
+        let chain = MiddlewareChain([WaitAtLine(line)], transport: stub)
         line.hold()
         let cancelled = Task { try await chain.send(request()) }
         let kept = Task { try await chain.send(request()).statusCode }

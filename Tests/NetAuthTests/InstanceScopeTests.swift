@@ -27,7 +27,7 @@ struct InstanceScopeTests {
         let second = HoldTheLine()
         let secondCounts = observed(second)
         let stub = StubTransport { _, _ in .status(200) }
-        let throughSecond = MiddlewareChain([HoldTheLineMiddleware(second)], transport: stub)
+        let throughSecond = MiddlewareChain([WaitAtLine(second)], transport: stub)
         second.hold()
         let holder = Task {
             try await first.withLineHeld { try await throughSecond.send(request()).statusCode }
@@ -43,7 +43,7 @@ struct InstanceScopeTests {
         let line = HoldTheLine()
         let counts = observed(line)
         let stub = StubTransport { _, _ in .status(200) }
-        let chain = MiddlewareChain([HoldTheLineMiddleware(line)], transport: stub)
+        let chain = MiddlewareChain([WaitAtLine(line)], transport: stub)
         let (go, start) = AsyncStream.makeStream(of: Void.self)
         let spawned = try await line.withLineHeld {
             Task {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import NetCore
 
@@ -24,28 +27,67 @@ struct RetryPolicyTests {
         for error in refused { #expect(!RetryPolicy.isTransient(error), "\(error)") }
     }
 
-    @Test("waits grow by the multiplier up to the cap, and stop after maxRetryCount")
-    func backoff() {
+    @Test("full jitter: each wait lies between 0 and the backoff, which grows by the multiplier up to the cap")
+    func jitterBounds() {
         let policy = RetryPolicy(maxRetryCount: 4, delay: 1, backoffMultiplier: 3, maxDelay: 5)
         let error = URLError(.timedOut)
-        #expect(policy.delay(beforeRetry: 1, after: error) == 1)
-        #expect(policy.delay(beforeRetry: 2, after: error) == 3)
-        #expect(policy.delay(beforeRetry: 3, after: error) == 5)
-        #expect(policy.delay(beforeRetry: 4, after: error) == 5)
+        let caps: [TimeInterval] = [1, 3, 5, 5]
+        for (index, cap) in caps.enumerated() {
+            #expect(policy.delay(beforeRetry: index + 1, after: error, randomUnit: 0) == 0)
+            #expect(policy.delay(beforeRetry: index + 1, after: error, randomUnit: 0.5) == cap / 2)
+            let highest = policy.delay(beforeRetry: index + 1, after: error, randomUnit: 0.999_999) ?? .infinity
+            #expect(highest < cap && highest > cap * 0.999)
+        }
+        // Drawn with the real random source, every wait stays within its bound.
+        for _ in 0..<1000 {
+            let wait = policy.delay(beforeRetry: 3, after: error) ?? -1
+            #expect(wait >= 0 && wait < 5)
+        }
         #expect(policy.delay(beforeRetry: 5, after: error) == nil)
         #expect(RetryPolicy().delay(beforeRetry: 1, after: error) == nil)
+        let steady = RetryPolicy(maxRetryCount: 2, delay: 2, jitter: .none)
+        #expect(steady.delay(beforeRetry: 2, after: error, randomUnit: 0) == 4)
     }
 
-    @Test("Retry-After in seconds or as an HTTP date lengthens the wait; too long ends the retries")
+    @Test("Retry-After in seconds or as an HTTP date replaces the backoff; too long ends the retries")
     func retryAfter() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
-        let policy = RetryPolicy(maxRetryCount: 3, delay: 0.1, maxRetryAfter: 60)
+        let policy = RetryPolicy(maxRetryCount: 3, delay: 0.1, maxRetryAfter: 60, jitter: .none)
         func error(_ value: String) -> HTTPError { HTTPError(statusCode: 503, data: Data(), headers: ["retry-after": value]) }
         #expect(policy.delay(beforeRetry: 1, after: error("7"), now: now) == 7)
         #expect(policy.delay(beforeRetry: 1, after: error("Tue, 14 Nov 2023 22:13:40 GMT"), now: now) == 20)
-        #expect(policy.delay(beforeRetry: 1, after: error("Tue, 14 Nov 2023 22:00:00 GMT"), now: now) == 0.1)
+        #expect(policy.delay(beforeRetry: 1, after: error("Tue, 14 Nov 2023 22:00:00 GMT"), now: now) == 0)
         #expect(policy.delay(beforeRetry: 1, after: error("3600"), now: now) == nil)
         #expect(policy.delay(beforeRetry: 1, after: error("soon"), now: now) == 0.1)
+    }
+
+    @Test("a failed response is judged by its status, whatever error the errorDecoder made of it")
+    func judgedByStatus() {
+        struct Decoded: Error {}
+        let policy = RetryPolicy(maxRetryCount: 1, delay: 0)
+        func head(_ status: Int, _ headers: [String: String] = [:]) -> HTTPURLResponse {
+            HTTPURLResponse(url: URL(string: "https://x.test")!, statusCode: status, httpVersion: nil, headerFields: headers)!
+        }
+        let unavailable = head(503), unavailableLater = head(503, ["Retry-After": "2"]), missing = head(404)
+        #expect(policy.delay(beforeRetry: 1, after: Decoded(), response: unavailable) == 0)
+        #expect(policy.delay(beforeRetry: 1, after: Decoded(), response: unavailableLater) == 2)
+        #expect(policy.delay(beforeRetry: 1, after: Decoded(), response: missing) == nil)
+        #expect(policy.delay(beforeRetry: 1, after: Business(), response: unavailable) == nil, "NonRetriableError is never retried")
+        // A predicate of your own sees your error.
+        let own = RetryPolicy(maxRetryCount: 1, delay: 0) { $0 is Decoded }
+        #expect(own.delay(beforeRetry: 1, after: Decoded(), response: missing) == 0)
+    }
+
+    @Test("idempotent methods may be repeated; POST, PATCH and unknown methods only when opted in or keyed")
+    func repeatableMethods() {
+        for method in ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE", "get"] {
+            #expect(RetryPolicy.allowsRepeating(method: method, declaredIdempotent: false, hasIdempotencyKey: false), "\(method)")
+        }
+        for method in ["POST", "PATCH", "CONNECT", "PURGE"] {
+            #expect(!RetryPolicy.allowsRepeating(method: method, declaredIdempotent: false, hasIdempotencyKey: false), "\(method)")
+            #expect(RetryPolicy.allowsRepeating(method: method, declaredIdempotent: true, hasIdempotencyKey: false))
+            #expect(RetryPolicy.allowsRepeating(method: method, declaredIdempotent: false, hasIdempotencyKey: true))
+        }
     }
 
     @Test("a custom predicate decides", arguments: [true, false])

@@ -4,8 +4,7 @@ import FoundationNetworking
 #endif
 import NetCore
 
-/// OAuth-style credentials for ``AuthenticationMiddleware``: how to apply one, refresh it, and tell whether a
-/// failed request carried the current one.
+/// OAuth-style credentials for ``AuthenticatorCredentials``: how to apply one, and how to obtain a fresh one.
 ///
 /// ```swift
 /// struct OAuth: Authenticator {
@@ -16,9 +15,6 @@ import NetCore
 ///     }
 ///     func refresh(_ credential: Credential) async throws -> Credential {
 ///         try await client.refresh(credential.refresh)
-///     }
-///     func isRequest(_ request: TransportRequest, authenticatedWith credential: Credential) -> Bool {
-///         request.value(forHeader: "Authorization") == "Bearer \(credential.access)"
 ///     }
 /// }
 /// ```
@@ -32,17 +28,13 @@ public protocol Authenticator: Sendable {
     /// Obtains a fresh credential; called once for any number of concurrent failures.
     func refresh(_ credential: Credential) async throws -> Credential
 
-    /// Whether `request`, which failed, was sent with `credential` (if not, it is retried with the current
-    /// credential without another refresh).
-    func isRequest(_ request: TransportRequest, authenticatedWith credential: Credential) -> Bool
-
     /// Whether `response` means the credential was rejected. Defaults to status 401.
-    func isAuthenticationFailure(_ response: HTTPURLResponse, for request: TransportRequest) -> Bool
+    func isAuthenticationFailure(_ response: HTTPURLResponse) -> Bool
 }
 
 extension Authenticator {
     /// A 401 means the credential was rejected.
-    public func isAuthenticationFailure(_ response: HTTPURLResponse, for request: TransportRequest) -> Bool {
+    public func isAuthenticationFailure(_ response: HTTPURLResponse) -> Bool {
         response.statusCode == 401
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import NetCore
 
-/// Sends HTTP Basic credentials (RFC 7617) with every request.
-public struct BasicAuthenticationMiddleware: Middleware {
+/// Sends HTTP Basic credentials (RFC 7617) with every request: a plugin, and a middleware for a
+/// ``MiddlewareChain`` without the engine.
+public struct BasicAuthenticationMiddleware: Middleware, Plugin {
     private let headerValue: String
 
     /// Credentials that cannot be sent: a user-id with a colon, or a control character anywhere.
@@ -24,5 +25,10 @@ public struct BasicAuthenticationMiddleware: Middleware {
         var request = request
         try request.setHeader("Authorization", headerValue)
         return try await next(request)
+    }
+
+    /// Adds `Authorization: Basic …` to each attempt.
+    public func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {
+        try request.setHeader("Authorization", headerValue)
     }
 }

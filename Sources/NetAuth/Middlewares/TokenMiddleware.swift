@@ -1,13 +1,14 @@
 import Foundation
 import NetCore
 
-/// Sends a custom token, in a header of your choice or as a query item (SmartNetwork's `TokenPlugin`).
+/// Sends a custom token — an API key — in a header of your choice or as a query item (SmartNetwork's
+/// `TokenPlugin`): a plugin, and a middleware for a ``MiddlewareChain`` without the engine.
 ///
 /// ```swift
 /// let apiKey = TokenMiddleware(.header(name: "X-API-Key")) { "k-123" }
 /// let signed = TokenMiddleware(.queryItem(name: "access_token")) { await store.token }
 /// ```
-public struct TokenMiddleware: Middleware {
+public struct TokenMiddleware: Middleware, Plugin {
     /// Where the token goes.
     public enum Placement: Sendable, Equatable {
         /// In the header `name`, after `prefix` (for example `"Token "`) when given.
@@ -30,8 +31,18 @@ public struct TokenMiddleware: Middleware {
     /// - Throws: ``NetworkError/invalidHeader(name:)`` for a header token with CR/LF,
     ///   ``NetworkError/invalidURL`` if the URL cannot take the query item.
     public func intercept(_ request: TransportRequest, next: Next) async throws -> TransportResponse {
-        guard let token = try await token() else { return try await next(request) }
         var request = request
+        try await apply(to: &request)
+        return try await next(request)
+    }
+
+    /// Adds the token to each attempt.
+    public func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {
+        try await apply(to: &request)
+    }
+
+    private func apply(to request: inout TransportRequest) async throws {
+        guard let token = try await token() else { return }
         switch placement {
         case .header(let name, let prefix):
             try request.setHeader(name, prefix + token)
@@ -47,6 +58,5 @@ public struct TokenMiddleware: Middleware {
             guard let signed = components.url else { throw NetworkError.invalidURL }
             request.head.url = signed
         }
-        return try await next(request)
     }
 }

@@ -3,25 +3,41 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The transport-agnostic engine: build, authorize, send through the middleware chain, refresh on 401,
-/// validate the status, retry transient failures, decode.
+/// The transport-agnostic engine: build → one chain of stages → decode.
 ///
-/// `NetworkManager` is a thin facade over it; it can also be used on its own with any ``HTTPTransport``.
+/// ```
+/// NetworkRequest ─build─▶ deadline ▶ prepare ▶ retry ▶ held line ▶ credential ▶ status check ▶ plugins ▶ body ▶ transport
+/// ```
+///
+/// Every request takes the same road: `send` collects and decodes the body, `stream` (NetStreaming) hands it
+/// over unread, and both run the same plugins. `NetworkManager` is a facade that assembles the default stack; the
+/// engine can be used on its own with any ``HTTPTransport``:
+///
+/// ```swift
+/// let executor = RequestExecutor(transport: URLSessionTransport())
+/// let user = try await executor.send(GetUser(id: 1), baseURL: URL(string: "https://api.example.com")!)
+/// ```
 public struct RequestExecutor: Sendable {
-    /// Where requests go: usually a ``MiddlewareChain`` around a URLSession transport.
+    /// Where requests go: a transport, or a ``MiddlewareChain`` around one.
     public var transport: any HTTPTransport
     /// The request builder.
     public var builder: RequestBuilder
     /// A decoder that replaces each request's `jsonDecoder` when the request allows it.
     public var responseDecoderProvider: (@Sendable () -> JSONDecoder)?
-    /// Where the engine reports what it does.
-    public var logger: NetworkLogger
+    /// Plugins that take part in every request, before the request's own.
+    public var plugins: [any Plugin]
     /// The most bytes of an error body read into memory (EKNetwork's 1 MiB by default); a longer one is cut.
     public var errorPayloadLimit: Int
     /// The largest successful body read into memory (64 MiB by default); a longer one fails the request.
     public var responseLimit: Int
-    /// Requests wait here, before their token is read, while the line is held.
+    /// Requests wait here, before their credential is read, while the line is held.
     public var line: HoldTheLine?
+    /// The timeout of requests that name none (`nil`: none).
+    public var defaultTimeout: Duration?
+    /// The clock retry waits are slept on (a test can pass one that does not sleep).
+    public var clock: any Clock<Duration>
+    /// A number in `0..<1` for each jittered retry wait (a test can pass a fixed one).
+    public var randomUnit: @Sendable () -> Double
 
     /// 1 MiB: the default of ``errorPayloadLimit``.
     public static let defaultErrorPayloadLimit = 1 << 20
@@ -33,139 +49,178 @@ public struct RequestExecutor: Sendable {
         transport: any HTTPTransport,
         builder: RequestBuilder = RequestBuilder(),
         responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil,
-        logger: NetworkLogger = .disabled,
+        plugins: [any Plugin] = [],
         errorPayloadLimit: Int = RequestExecutor.defaultErrorPayloadLimit,
         responseLimit: Int = RequestExecutor.defaultResponseLimit,
-        line: HoldTheLine? = nil
+        line: HoldTheLine? = nil,
+        defaultTimeout: Duration? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
+        randomUnit: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
-        self.line = line
         self.transport = transport
         self.builder = builder
         self.responseDecoderProvider = responseDecoderProvider
-        self.logger = logger
+        self.plugins = plugins
         self.errorPayloadLimit = errorPayloadLimit
         self.responseLimit = responseLimit
+        self.line = line
+        self.defaultTimeout = defaultTimeout
+        self.clock = clock
+        self.randomUnit = randomUnit
     }
 
     /// Sends `request` and decodes its response.
     /// - Parameters:
     ///   - baseURL: The URL the request's path is appended to.
-    ///   - accessToken: Read before every attempt; a non-empty token is sent as `Authorization: Bearer` unless
-    ///     the request sets its own `Authorization` header.
-    ///   - credentials: Refreshes the credential on 401 (once per request), when the request allows retries.
-    ///
-    /// Runs on the caller's actor between network waits, so `accessToken` is called where it was formed.
-    /// A failed request is logged at `error` level (cancellation at `notice`), with secrets redacted.
+    ///   - accessToken: Read on the caller's actor before every attempt; a non-empty token is sent as
+    ///     `Authorization: Bearer` unless the request sets its own `Authorization` header.
+    ///   - credentials: Renews the credential on 401 (once per request), when the request allows retries.
+    /// - Throws: ``NetworkError`` for a request that cannot be built (before anything is sent), the request's
+    ///   `errorDecoder` result or ``HTTPError`` for a failed status, ``NetworkError/unauthorized``, a renewal's
+    ///   error, `URLError` (`.timedOut` past the request's timeout), `DecodingError`, a plugin's error, or
+    ///   `CancellationError` when the calling task is cancelled.
     nonisolated(nonsending) public func send<Request: NetworkRequest>(
         _ request: Request,
         baseURL: URL,
         accessToken: (() -> String?)? = nil,
         credentials: (any CredentialRecovery)? = nil
     ) async throws -> Request.Response {
-        let prepared = try builder.makeRequest(request, baseURL: baseURL)
+        try await response(for: request, baseURL: baseURL, accessToken: accessToken, credentials: credentials).value
+    }
+
+    /// Sends `request` and returns the decoded value with its response and metrics.
+    nonisolated(nonsending) public func response<Request: NetworkRequest>(
+        for request: Request,
+        baseURL: URL,
+        accessToken: (() -> String?)? = nil,
+        credentials: (any CredentialRecovery)? = nil
+    ) async throws -> NetworkResponse<Request.Response> {
+        let provider = BearerTokenCredentials(token: CallerIsolated(accessToken), recovery: credentials)
+        return try await response(for: request, baseURL: baseURL, credentials: provider)
+    }
+
+    /// Sends `request` with a credential of your own (an OAuth `Authenticator`, a signing key) and returns the
+    /// decoded value with its response and metrics.
+    nonisolated(nonsending) public func response<Request: NetworkRequest>(
+        for request: Request,
+        baseURL: URL,
+        credentials: any CredentialProvider
+    ) async throws -> NetworkResponse<Request.Response> {
+        let built = try builder.makeRequest(request, baseURL: baseURL)
+        let state = RequestState(isStreaming: false)
+        let plugins = Self.ordered(self.plugins + request.plugins)
+        let mayRepeat = request.allowsRetry && built.payload.isReplayable && RetryPolicy.allowsRepeating(
+            method: built.method,
+            declaredIdempotent: request.isIdempotent,
+            hasIdempotencyKey: built.value(forHeader: "Idempotency-Key") != nil
+        )
+        let chain = stages(
+            state: state,
+            plugins: plugins,
+            timeout: request.timeout ?? defaultTimeout,
+            retryPolicy: mayRepeat ? request.retryPolicy : nil,
+            credentials: credentials,
+            allowsRenewal: request.allowsRetry,
+            errorDecoder: CallerIsolated(request.errorDecoder),
+            body: .collect(responseLimit: responseLimit, errorLimit: errorPayloadLimit)
+        )
         do {
-            let value = try await attempts(request, prepared, accessToken: accessToken, credentials: credentials)
-            prepared.progress?.markFinished()
-            return value
+            let exchange = try await chain.run(built)
+            let value = try decode(request, data: exchange.data ?? Data(), head: exchange.response.head)
+            built.progress?.markFinished()
+            let metrics = state.finish()
+            for plugin in plugins {
+                await plugin.didFinish(exchange.request, result: .success(exchange.received), metrics: metrics)
+            }
+            return NetworkResponse(value: value, head: exchange.response.head, metrics: metrics)
         } catch {
-            let cancelled = error is CancellationError || Task.isCancelled
-            prepared.progress?.markEnded(cancelled ? .cancelled : .failed)
-            if cancelled {
-                logger.log(.notice, "\(prepared.method) \(LogRedaction.url(prepared.url)) cancelled")
-                throw CancellationError()
-            }
-            logger.log(.error, "\(prepared.method) \(LogRedaction.url(prepared.url)) failed: \(LogRedaction.describe(error))")
-            throw error
+            throw await fail(built, with: error, state: state, plugins: plugins)
         }
     }
 
-    nonisolated(nonsending) private func attempts<Request: NetworkRequest>(
-        _ request: Request,
-        _ prepared: TransportRequest,
-        accessToken: (() -> String?)?,
-        credentials: (any CredentialRecovery)?
-    ) async throws -> Request.Response {
-        let policy = request.allowsRetry && prepared.payload.isReplayable ? request.retryPolicy : RetryPolicy()
-        var retry = 0
-        while true {
-            do {
-                let response = try await authorizedResponse(
-                    prepared, allowsRefresh: request.allowsRetry, accessToken: accessToken, credentials: credentials
-                )
-                let data = try await validatedBody(of: response, errorDecoder: request.errorDecoder)
-                return try decode(request, data: data, head: response.head)
-            } catch let failure as RefreshFailure {
-                throw failure.underlying
-            } catch {
-                if Task.isCancelled { throw CancellationError() }
-                retry += 1
-                guard let wait = policy.delay(beforeRetry: retry, after: error) else { throw error }
-                logger.log(.info, "\(prepared.method) \(LogRedaction.url(prepared.url)): retry \(retry) in \(wait) s after \(LogRedaction.describe(error))")
-                try await Task.sleep(for: .seconds(wait))
+    /// Sends `request` and returns its response once the head has arrived, with the body unread: the road of
+    /// `stream()`. The same stages as ``response(for:baseURL:credentials:)`` but no retry policy; a failed
+    /// status is drained (up to ``errorPayloadLimit``) into its error. Plugins' `didFinish` runs when the head
+    /// has arrived.
+    nonisolated(nonsending) public func streamingResponse<Request: NetworkRequest>(
+        for request: Request,
+        baseURL: URL,
+        credentials: any CredentialProvider
+    ) async throws -> (response: TransportResponse, metrics: RequestMetrics) {
+        let built = try builder.makeRequest(request, baseURL: baseURL)
+        let state = RequestState(isStreaming: true)
+        let plugins = Self.ordered(self.plugins + request.plugins)
+        let chain = stages(
+            state: state,
+            plugins: plugins,
+            timeout: request.timeout ?? defaultTimeout,
+            retryPolicy: nil,
+            credentials: credentials,
+            allowsRenewal: request.allowsRetry,
+            errorDecoder: CallerIsolated(request.errorDecoder),
+            body: .stream(errorLimit: errorPayloadLimit)
+        )
+        do {
+            let exchange = try await chain.run(built)
+            let metrics = state.finish()
+            for plugin in plugins {
+                await plugin.didFinish(exchange.request, result: .success(exchange.received), metrics: metrics)
             }
+            return (exchange.response, metrics)
+        } catch {
+            throw await fail(built, with: error, state: state, plugins: plugins)
         }
     }
 
-    /// Sends `prepared` with the current token and, on a 401, refreshes once and sends it again.
-    ///
-    /// Returns the response with its body unread: `send` collects it, a stream hands it on. This is the one
-    /// road both take.
-    nonisolated(nonsending) public func authorizedResponse(
-        _ prepared: TransportRequest,
-        allowsRefresh: Bool,
-        accessToken: (() -> String?)?,
-        credentials: (any CredentialRecovery)?
-    ) async throws -> TransportResponse {
-        var refreshed = false
-        let ownAuthorization = prepared.value(forHeader: "Authorization") != nil
-        while true {
+    /// The one road, outermost first.
+    private func stages(
+        state: RequestState,
+        plugins: [any Plugin],
+        timeout: Duration?,
+        retryPolicy: RetryPolicy?,
+        credentials: any CredentialProvider,
+        allowsRenewal: Bool,
+        errorDecoder: CallerIsolated<((Data) -> (any Error)?)?>,
+        body: BodyStage.Mode
+    ) -> StageChain {
+        var stages: [any RequestStage] = []
+        if let timeout { stages.append(DeadlineStage(deadline: state.metrics.start + timeout)) }
+        if !plugins.isEmpty { stages.append(PreparationStage(plugins: plugins, state: state)) }
+        if let retryPolicy, retryPolicy.maxRetryCount > 0 {
+            stages.append(RetryStage(policy: retryPolicy, state: state, clock: clock, randomUnit: randomUnit))
+        }
+        if let line { stages.append(LineStage(line: line)) }
+        stages.append(CredentialStage(credentials: credentials, allowsRenewal: allowsRenewal, state: state))
+        stages.append(StatusCheckStage(errorDecoder: errorDecoder))
+        stages.append(PluginAttemptStage(plugins: plugins, state: state))
+        stages.append(BodyStage(mode: body, state: state))
+        let transport = self.transport
+        return StageChain(stages) { request in
             try Task.checkCancellation()
-            try await line?.waitUntilOpen()
-            let generation = await credentials?.generation() ?? 0
-            var outgoing = prepared
-            if !ownAuthorization, let token = accessToken?(), !token.isEmpty {
-                try outgoing.setHeader("Authorization", "Bearer \(token)")
-            }
-            let started = logger.isEnabled(.debug) ? ContinuousClock.now : nil
-            if started != nil {
-                logger.log(.debug, "→ \(outgoing.method) \(LogRedaction.url(outgoing.url))")
-            }
-            let response = try await transport.send(outgoing)
-            if let started {
-                logger.log(.debug, "← \(outgoing.method) \(LogRedaction.url(outgoing.url)) \(response.statusCode) in \(ContinuousClock.now - started)")
-            }
-            guard response.statusCode == 401, allowsRefresh, !refreshed, let credentials, prepared.payload.isReplayable
-            else { return response }
-            do {
-                try await credentials.recover(fromUnauthorizedAt: generation)
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch NetworkError.unauthorized {
-                // The refresher's own request got 401: it must not wait for the refresh it is part of.
-                return response
-            } catch {
-                logger.log(.info, "\(outgoing.method) \(LogRedaction.url(outgoing.url)): 401, token refresh failed: \(LogRedaction.describe(error))")
-                throw RefreshFailure(underlying: error)
-            }
-            refreshed = true
-            logger.log(.info, "\(outgoing.method) \(LogRedaction.url(outgoing.url)): 401, token refreshed, sending again")
+            let response = try await transport.send(request)
+            state.recordHead()
+            return Exchange(request: request, response: response)
         }
     }
 
-    /// Reads the body of a successful response, or turns a failed one into its error.
-    /// - Throws: ``NetworkError/unauthorized`` for 401, the request's `errorDecoder` result or ``HTTPError``
-    ///   for other non-2xx statuses (an error body longer than ``errorPayloadLimit`` is cut there and the
-    ///   `HTTPError` marked truncated: its status and headers stay), ``NetworkError/responseTooLarge(limitBytes:)``
-    ///   for a successful body longer than ``responseLimit``.
-    nonisolated(nonsending) public func validatedBody(of response: TransportResponse, errorDecoder: ((Data) -> (any Error)?)?) async throws -> Data {
-        let status = response.statusCode
-        if status == 401 { throw NetworkError.unauthorized }
-        guard (200..<300).contains(status) else {
-            let (data, truncated) = try await response.body.collectPrefix(upTo: errorPayloadLimit)
-            if let decoded = errorDecoder?(data) { throw decoded }
-            throw HTTPError(statusCode: status, data: data, headers: response.head.stringHeaders, isTruncated: truncated)
+    /// Ends a failed request: the caller's error, progress, and the plugins' `wasCancelled` / `didFinish`.
+    private func fail(_ built: TransportRequest, with error: any Error, state: RequestState, plugins: [any Plugin]) async -> any Error {
+        let cancelled = error is CancellationError || Task.isCancelled
+        let visible: any Error = switch error {
+        case _ where cancelled: CancellationError()
+        case let failure as ResponseFailure: failure.error
+        case let failure as RefreshFailure: failure.underlying
+        default: error
         }
-        return try await response.body.collect(upTo: responseLimit, expectedLength: response.declaredLength)
+        built.progress?.markEnded(cancelled ? .cancelled : .failed)
+        let metrics = state.finish()
+        let request = (error as? ResponseFailure)?.exchange.request ?? built
+        let result: Result<ReceivedResponse, any Error> = .failure(visible)
+        for plugin in plugins {
+            if cancelled { await plugin.wasCancelled(request, metrics: metrics) }
+            await plugin.didFinish(request, result: result, metrics: metrics)
+        }
+        return visible
     }
 
     private func decode<Request: NetworkRequest>(_ request: Request, data: Data, head: HTTPURLResponse) throws -> Request.Response {
@@ -174,9 +229,11 @@ public struct RequestExecutor: Sendable {
         }
         return try request.decodeResponse(data: data, response: head)
     }
-}
 
-/// A refresh that failed: delivered to the caller as it is, never retried by the retry policy.
-private struct RefreshFailure: Error {
-    let underlying: any Error
+    /// Higher priority first; equal priorities keep their order (the manager's before the request's).
+    static func ordered(_ plugins: [any Plugin]) -> [any Plugin] {
+        plugins.enumerated()
+            .sorted { $0.element.priority != $1.element.priority ? $0.element.priority > $1.element.priority : $0.offset < $1.offset }
+            .map(\.element)
+    }
 }

@@ -10,8 +10,9 @@ public enum LogRedaction {
     /// What stands in for a hidden value.
     public static let placeholder = "<redacted>"
 
-    /// `scheme://host:port/path?name=…`: query names are kept, their values hidden; user and password dropped.
-    public static func url(_ url: URL?) -> String {
+    /// `scheme://host:port/path?name=…`: query names are kept, their values hidden as `rules` say (all of them
+    /// by default); user and password dropped.
+    public static func url(_ url: URL?, rules: RedactionRules = .standard) -> String {
         guard let url else { return "-" }
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<unparsable URL>" }
         var result = ""
@@ -20,16 +21,19 @@ public enum LogRedaction {
         if let port = components.port { result += ":\(port)" }
         result += components.percentEncodedPath
         if let query = components.percentEncodedQuery {
-            result += "?" + redactedQuery(query)
+            result += "?" + redactedQuery(query, rules: rules)
         }
         return result
     }
 
-    /// A query string with every value replaced by `…` (names stay: they say what was asked, not with what).
-    public static func redactedQuery(_ query: String) -> String {
+    /// A query string with values replaced by `…` as `rules` say (names stay: they say what was asked, not with
+    /// what).
+    public static func redactedQuery(_ query: String, rules: RedactionRules = .standard) -> String {
         query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            return "\(pair[..<equals])=…"
+            let name = String(pair[..<equals])
+            guard rules.hidesQueryValue(PercentEncoding.decodeOnce(name)) else { return String(pair) }
+            return "\(name)=…"
         }.joined(separator: "&")
     }
 

@@ -56,6 +56,15 @@ public protocol NetworkRequest {
     var jsonEncoder: JSONEncoder { get }
     /// Whether a manager's global `responseDecoderProvider` may decode this request's response. Defaults to `true`.
     var allowsResponseDecoderOverride: Bool { get }
+    /// The longest the whole request may take — every attempt, every retry wait, the token refresh — before it
+    /// fails with `URLError(.timedOut)`. Defaults to `nil`: the manager's `requestTimeout`, if any.
+    var timeout: Duration? { get }
+    /// Plugins for this request only; they run after the manager's plugins of the same priority. Defaults to none.
+    var plugins: [any Plugin] { get }
+    /// Whether sending the request twice has the same effect as sending it once, so that the retry policy may
+    /// repeat it. Defaults to the method's own answer (GET, HEAD, PUT, DELETE, OPTIONS, TRACE: yes; POST, PATCH,
+    /// CONNECT: no). An `Idempotency-Key` header makes any request repeatable too.
+    var isIdempotent: Bool { get }
 
     /// Decodes a successful response. The default handles empty bodies and JSON.
     func decodeResponse(data: Data, response: URLResponse) throws -> Response
@@ -91,6 +100,12 @@ extension NetworkRequest {
     public var jsonEncoder: JSONEncoder { JSONEncoder() }
     /// The global decoder may be used.
     public var allowsResponseDecoderOverride: Bool { true }
+    /// No timeout of its own.
+    public var timeout: Duration? { nil }
+    /// No plugins of its own.
+    public var plugins: [any Plugin] { [] }
+    /// The method's idempotency.
+    public var isIdempotent: Bool { method.isIdempotent }
 
     /// An empty body goes to `emptyResponseHandler` (or throws ``NetworkError/emptyResponse``); anything else
     /// is decoded as JSON with `jsonDecoder`.

@@ -9,46 +9,96 @@ import FoundationNetworking
 /// var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 3, delay: 0.5) }
 /// ```
 ///
-/// Unlike EKNetwork, the default predicate retries only transient failures: transport errors such as a
-/// timeout or a lost connection, and the statuses 408, 425, 429, 500, 502, 503 and 504. The wait grows by
-/// `backoffMultiplier` per retry up to `maxDelay`, and a server's `Retry-After` is honoured (a longer wait than
-/// `maxRetryAfter` ends the retries instead). A body that cannot be replayed (a stream) is never re-sent.
+/// What is retried, unlike EKNetwork which retries almost anything:
+/// - only transient failures: transport errors such as a timeout or a lost connection, and the statuses 408,
+///   425, 429, 500, 502, 503 and 504, judged on the response's status whatever error the request's
+///   `errorDecoder` made of it (an error conforming to ``NonRetriableError`` is never retried);
+/// - only methods that are idempotent (GET, HEAD, PUT, DELETE, OPTIONS, TRACE), unless the request opts in
+///   (`isIdempotent`) or carries an `Idempotency-Key` header: a POST is not sent twice by accident;
+/// - never a body that cannot be replayed (a one-shot stream).
+///
+/// The wait before retry *n* is drawn uniformly between 0 and `min(maxDelay, delay × backoffMultiplier^(n−1))`
+/// ("full jitter", so that clients that failed together do not return together). A server's `Retry-After`
+/// (seconds or an HTTP date) replaces it; one longer than `maxRetryAfter` ends the retries instead.
 public struct RetryPolicy: Sendable {
+    /// How the backoff is spread.
+    public enum Jitter: Sendable, Equatable {
+        /// A uniform draw between zero and the backoff.
+        case full
+        /// The backoff itself.
+        case none
+    }
+
     /// The number of retries after the first attempt.
     public let maxRetryCount: Int
-    /// The wait in seconds before the first retry.
+    /// The backoff before the first retry, in seconds.
     public let delay: TimeInterval
-    /// The factor the wait grows by with each further retry (`1` keeps it constant).
+    /// The factor the backoff grows by with each further retry (`1` keeps it constant).
     public let backoffMultiplier: Double
-    /// The longest wait between two attempts, in seconds.
+    /// The longest backoff between two attempts, in seconds.
     public let maxDelay: TimeInterval
     /// The longest `Retry-After` NetKit waits for; a longer one fails the request instead.
     public let maxRetryAfter: TimeInterval
-    /// Decides whether an error is worth another attempt.
+    /// How the backoff is spread.
+    public let jitter: Jitter
+    /// Decides whether an error is worth another attempt (``isTransient(_:)`` unless you pass your own).
     public let shouldRetry: @Sendable (any Error) -> Bool
+    /// Whether ``shouldRetry`` is the default, which judges failed responses by their status.
+    private let judgesByStatus: Bool
 
-    /// Creates a policy.
+    /// Creates a policy that retries transient failures.
     /// - Parameters:
     ///   - maxRetryCount: Retries after the first attempt (default 0: none).
-    ///   - delay: Seconds before the first retry (default 1).
-    ///   - backoffMultiplier: Growth of the wait per retry (default 2).
-    ///   - maxDelay: Cap on the wait (default 30 s).
+    ///   - delay: The backoff before the first retry, in seconds (default 1).
+    ///   - backoffMultiplier: Growth of the backoff per retry (default 2).
+    ///   - maxDelay: Cap on the backoff (default 30 s).
     ///   - maxRetryAfter: Cap on an honoured `Retry-After` (default 120 s).
-    ///   - shouldRetry: Which errors are retried (default ``isTransient(_:)``).
+    ///   - jitter: How the backoff is spread (default ``Jitter/full``).
     public init(
         maxRetryCount: Int = 0,
         delay: TimeInterval = 1.0,
         backoffMultiplier: Double = 2.0,
         maxDelay: TimeInterval = 30,
         maxRetryAfter: TimeInterval = 120,
-        shouldRetry: @escaping @Sendable (any Error) -> Bool = RetryPolicy.isTransient
+        jitter: Jitter = .full
+    ) {
+        self.init(maxRetryCount, delay, backoffMultiplier, maxDelay, maxRetryAfter, jitter, RetryPolicy.isTransient, judgesByStatus: true)
+    }
+
+    /// Creates a policy that retries what `shouldRetry` accepts (EKNetwork's initializer, with NetKit's options).
+    ///
+    /// `shouldRetry` receives the error the caller would see: for a failed response, the request's
+    /// `errorDecoder` result or an ``HTTPError``. Idempotency and replayability still apply.
+    public init(
+        maxRetryCount: Int = 0,
+        delay: TimeInterval = 1.0,
+        backoffMultiplier: Double = 2.0,
+        maxDelay: TimeInterval = 30,
+        maxRetryAfter: TimeInterval = 120,
+        jitter: Jitter = .full,
+        shouldRetry: @escaping @Sendable (any Error) -> Bool
+    ) {
+        self.init(maxRetryCount, delay, backoffMultiplier, maxDelay, maxRetryAfter, jitter, shouldRetry, judgesByStatus: false)
+    }
+
+    private init(
+        _ maxRetryCount: Int,
+        _ delay: TimeInterval,
+        _ backoffMultiplier: Double,
+        _ maxDelay: TimeInterval,
+        _ maxRetryAfter: TimeInterval,
+        _ jitter: Jitter,
+        _ shouldRetry: @escaping @Sendable (any Error) -> Bool,
+        judgesByStatus: Bool
     ) {
         self.maxRetryCount = max(0, maxRetryCount)
         self.delay = max(0, delay)
         self.backoffMultiplier = max(1, backoffMultiplier)
         self.maxDelay = max(0, maxDelay)
         self.maxRetryAfter = max(0, maxRetryAfter)
+        self.jitter = jitter
         self.shouldRetry = shouldRetry
+        self.judgesByStatus = judgesByStatus
     }
 
     /// Statuses that say "try again later" (RFC 9110 §15.5.9, §15.6; RFC 6585 §4; RFC 8470 §5.2).
@@ -58,8 +108,18 @@ public struct RetryPolicy: Sendable {
     /// cancellation, 401, ``NonRetriableError``, NetKit's own validation errors, decoding errors and anything
     /// else it does not know.
     public static func isTransient(_ error: any Error) -> Bool {
+        isTransient(error, statusCode: nil)
+    }
+
+    /// The default predicate for a failure that may come with a response: a response is judged by its status
+    /// (whatever error was made of it), unless the error is a ``NonRetriableError``.
+    public static func isTransient(_ error: any Error, statusCode: Int?) -> Bool {
         switch error {
-        case is CancellationError, is any NonRetriableError, is NetworkError, is DecodingError, is EncodingError:
+        case is CancellationError, is any NonRetriableError:
+            return false
+        case _ where statusCode != nil:
+            return transientStatusCodes.contains(statusCode ?? 0)
+        case is NetworkError, is DecodingError, is EncodingError:
             return false
         case let error as HTTPError:
             return transientStatusCodes.contains(error.statusCode)
@@ -75,18 +135,38 @@ public struct RetryPolicy: Sendable {
         .dnsLookupFailed, .cannotFindHost, .badServerResponse,
     ]
 
+    /// Whether a request may be sent twice: its method is idempotent (RFC 9110 §9.2.2), the request declares
+    /// itself idempotent, or it carries an `Idempotency-Key` header.
+    public static func allowsRepeating(method: String, declaredIdempotent: Bool, hasIdempotencyKey: Bool) -> Bool {
+        if declaredIdempotent || hasIdempotencyKey { return true }
+        return HTTPMethod(rawValue: method.uppercased())?.isIdempotent ?? false
+    }
+
     /// The wait before retry number `retry` (1-based) after `error`, or `nil` when the request must fail.
     ///
-    /// Pure: the caller supplies `now` so that an HTTP-date `Retry-After` is judged deterministically.
-    public func delay(beforeRetry retry: Int, after error: any Error, now: Date = Date()) -> TimeInterval? {
-        guard retry >= 1, retry <= maxRetryCount, shouldRetry(error) else { return nil }
-        let growth = pow(backoffMultiplier, Double(retry - 1))
-        let backoff = min(maxDelay, delay * growth)
-        guard let httpError = error as? HTTPError,
-              let header = httpError.value(forHeader: "Retry-After"),
-              let retryAfter = RetryAfter.seconds(from: header, now: now)
-        else { return backoff }
-        guard retryAfter <= maxRetryAfter else { return nil }
-        return max(backoff, retryAfter)
+    /// Pure: the caller supplies `now` (for an HTTP-date `Retry-After`) and `randomUnit`, a number in `0..<1`
+    /// that picks the jittered wait.
+    /// - Parameter response: The failed response, when the failure was one; its status and `Retry-After`
+    ///   decide whatever `error` is.
+    public func delay(
+        beforeRetry retry: Int,
+        after error: any Error,
+        response: HTTPURLResponse? = nil,
+        now: Date = Date(),
+        randomUnit: Double = Double.random(in: 0..<1)
+    ) -> TimeInterval? {
+        guard retry >= 1, retry <= maxRetryCount else { return nil }
+        let retryable = judgesByStatus ? Self.isTransient(error, statusCode: response?.statusCode) : shouldRetry(error)
+        guard retryable else { return nil }
+        let retryAfterHeader = response?.value(forHTTPHeaderField: "Retry-After")
+            ?? (error as? HTTPError)?.value(forHeader: "Retry-After")
+        if let retryAfterHeader, let retryAfter = RetryAfter.seconds(from: retryAfterHeader, now: now) {
+            return retryAfter <= maxRetryAfter ? retryAfter : nil
+        }
+        let backoff = min(maxDelay, delay * pow(backoffMultiplier, Double(retry - 1)))
+        switch jitter {
+        case .full: return backoff * min(max(randomUnit, 0), 1)
+        case .none: return backoff
+        }
     }
 }

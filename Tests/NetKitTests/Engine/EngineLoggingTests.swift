@@ -29,7 +29,7 @@ struct EngineLoggingTests {
             .json(#"[{"id":1,"name":"ann"}]"#),
             .json(#"{"error":"nothing here","access_token":"body-s3cr3t"}"#, status: 404),
         ])
-        let executor = RequestExecutor(transport: stub, logger: logger)
+        let executor = RequestExecutor(transport: stub, plugins: [LoggingPlugin(logger: logger)])
         let coordinator = TokenRefreshCoordinator(refresher: refresher)
         _ = try await executor.send(Search(), baseURL: stubBase, accessToken: { refresher.token }, credentials: coordinator)
         await #expect(throws: HTTPError.self) {
@@ -49,11 +49,12 @@ struct EngineLoggingTests {
         }
         let failure = lines.filter { $0.hasPrefix("error: ") && $0.contains("failed") }
         #expect(failure.count == 1, "a failed request is visible at every level, the default (error) included")
-        #expect(failure.first?.contains("GET https://api.test/v1/search?access_token=…&q=… failed: HTTP 404") == true)
+        #expect(failure.first?.hasPrefix("error: GET https://api.test/v1/search?access_token=…&q=… failed after 1 attempt(s) in ") == true)
+        #expect(failure.first?.contains(": HTTP 404: ") == true)
         #expect(failure.first?.contains("nothing here") == true)
-        let retries = lines.filter { $0.contains("retry 1") }
-        let refreshes = lines.filter { $0.contains("token refreshed") }
-        let exchanges = lines.filter { $0.hasPrefix("debug: ← GET") }
+        let retries = lines.filter { $0.hasPrefix("info: ") && $0.contains("attempt 3 after waiting") }
+        let refreshes = lines.filter { $0.hasPrefix("info: ") && $0.contains("credential renewed after 401") }
+        let exchanges = lines.filter { $0.hasPrefix("debug: ← ") }
         #expect(retries.count == (level <= .info ? 1 : 0))
         #expect(refreshes.count == (level <= .info ? 1 : 0))
         #expect(exchanges.count == (level == .debug ? 4 : 0))
@@ -66,7 +67,7 @@ struct EngineLoggingTests {
             lines.withLock { $0.append("\(level.name): \(message)") }
         }
         let (reached, signal) = AsyncStream.makeStream(of: Void.self)
-        let executor = RequestExecutor(transport: OpenBodyTransport(status: 200, firstChunk: Data(), reached: signal), logger: logger)
+        let executor = RequestExecutor(transport: OpenBodyTransport(status: 200, firstChunk: Data(), reached: signal), plugins: [LoggingPlugin(logger: logger)])
         let task = Task { try await executor.send(GetUser(), baseURL: stubBase) }
         var iterator = reached.makeAsyncIterator()
         await iterator.next()

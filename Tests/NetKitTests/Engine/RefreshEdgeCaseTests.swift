@@ -60,9 +60,10 @@ struct RefreshEdgeCaseTests {
         }
         let executor = RequestExecutor(transport: stub)
         let coordinator = TokenRefreshCoordinator(refresher: refresher)
-        let prepared = try RequestBuilder().makeRequest(GetUser(), baseURL: stubBase)
-        let response = try await executor.authorizedResponse(prepared, allowsRefresh: true, accessToken: { refresher.token }, credentials: coordinator)
+        let credentials = BearerTokenCredentials(token: CallerIsolated({ refresher.token }), recovery: coordinator)
+        let (response, metrics) = try await executor.streamingResponse(for: GetUser(), baseURL: stubBase, credentials: credentials)
         #expect(response.statusCode == 200)
+        #expect(metrics.attempts == 2)
         var chunks: [Data] = []
         for try await chunk in response.body { chunks.append(chunk) }
         #expect(chunks.count == 2)

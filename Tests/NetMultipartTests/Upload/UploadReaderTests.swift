@@ -30,7 +30,8 @@ struct UploadReaderTests {
         let source = try UploadSource(fileURL: try scratch.file("f", bytes))
         #expect(source.length == Int64(size))
         #expect(try readAll(try source.makeReader(), bufferSize: 256 * 1024) == bytes)
-        #expect(try readAll(try source.makeReader(), bufferSize: 7) == bytes)
+        // Odd-sized reads cross every piece boundary; a small prime keeps the large file quick to read.
+        #expect(try readAll(try source.makeReader(), bufferSize: size > 100_000 ? 4_099 : 7) == bytes)
     }
 
     @Test("a byte range of a file sends exactly that range")

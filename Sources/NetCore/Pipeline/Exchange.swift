@@ -1,0 +1,26 @@
+import Foundation
+
+/// One attempt's result as it travels back through the stages: the request as sent, the response, and the
+/// body when a stage has read it.
+package struct Exchange: Sendable {
+    /// The request as the transport received it.
+    package var request: TransportRequest
+    /// The response; its body is unread unless ``data`` holds it.
+    package var response: TransportResponse
+    /// The body read into memory (all of it for `send`; a failed response's first bytes for `stream`).
+    package var data: Data?
+    /// Whether ``data`` is only the beginning of the body.
+    package var isTruncated: Bool
+
+    package init(request: TransportRequest, response: TransportResponse, data: Data? = nil, isTruncated: Bool = false) {
+        self.request = request
+        self.response = response
+        self.data = data
+        self.isTruncated = isTruncated
+    }
+
+    /// The response as plugins see it.
+    package var received: ReceivedResponse {
+        ReceivedResponse(head: response.head, body: data, isBodyTruncated: isTruncated)
+    }
+}

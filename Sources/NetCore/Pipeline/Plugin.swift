@@ -1,0 +1,69 @@
+/// Code that takes part in every request's life: SmartNetwork's lifecycle points, on NetKit's one road.
+///
+/// A plugin is registered on a `NetworkManager` (every request) or returned from a request's `plugins`
+/// (that request only); `send` and `stream` run the same plugins. Every hook has a default that does nothing,
+/// so a plugin implements only what it needs:
+///
+/// ```swift
+/// struct Stopwatch: Plugin {
+///     func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics) async {
+///         print("\(request.method) took \(metrics.duration)")
+///     }
+/// }
+/// ```
+///
+/// When the hooks run, per request:
+///
+/// | hook | when | may |
+/// | --- | --- | --- |
+/// | ``prepare(_:context:)`` | once, before the first attempt | rewrite the request, throw |
+/// | ``willSend(_:context:)`` | before every attempt (retries and the resend after a token refresh included) | change that attempt's request, throw |
+/// | ``didReceive(_:for:context:)`` | after every attempt that got a response, whatever its status | observe |
+/// | ``verify(_:for:context:)`` | after `didReceive`, before NetKit judges the status | throw, or ask for another attempt |
+/// | ``didFinish(_:result:metrics:)`` | once, when the request succeeded or failed | observe |
+/// | ``wasCancelled(_:metrics:)`` | once, when the caller cancelled (then `didFinish` follows with `CancellationError`) | observe |
+///
+/// Order: plugins with a higher ``priority`` run first in every hook; equal priorities keep their registration
+/// order, the manager's plugins before the request's.
+public protocol Plugin: Sendable {
+    /// Where the plugin runs among the others: higher first. Defaults to ``PluginPriority/normal``.
+    var priority: PluginPriority { get }
+
+    /// Rewrites the request before its first attempt (a different URL, a signature, extra headers), or throws to
+    /// fail the request before anything is sent.
+    func prepare(_ request: TransportRequest, context: PluginContext) async throws -> TransportRequest
+
+    /// Runs before each attempt with the request as that attempt sends it (the credential already applied).
+    func willSend(_ request: inout TransportRequest, context: PluginContext) async throws
+
+    /// Observes each response: status, headers and, for `send`, the body read so far.
+    func didReceive(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async
+
+    /// Judges each response before NetKit does: throw to fail the attempt with your own error, return
+    /// ``PluginVerdict/retry`` to send the request again (a replayable request, at most
+    /// ``PluginVerdict/maximumRetries`` times), or ``PluginVerdict/accept``.
+    func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict
+
+    /// Observes how the request ended, once, with NetKit's own measurements.
+    func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics) async
+
+    /// Observes that the caller cancelled the request.
+    func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics) async
+}
+
+extension Plugin {
+    /// ``PluginPriority/normal``.
+    public var priority: PluginPriority { .normal }
+    /// Leaves the request as it is.
+    public func prepare(_ request: TransportRequest, context: PluginContext) async throws -> TransportRequest { request }
+    /// Does nothing.
+    public func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {}
+    /// Does nothing.
+    public func didReceive(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async {}
+    /// Accepts the response.
+    public func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict { .accept }
+    /// Does nothing.
+    public func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics) async {}
+    /// Does nothing.
+    public func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics) async {}
+}

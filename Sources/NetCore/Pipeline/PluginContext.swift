@@ -1,0 +1,34 @@
+/// What a plugin knows about the attempt a hook runs for.
+public struct PluginContext: Sendable {
+    /// Why an attempt is made.
+    public enum Reason: Sendable, Equatable {
+        /// The first attempt (and the only call of `prepare`).
+        case initial
+        /// The retry policy decided to try again after waiting `wait`.
+        case retry(wait: Duration)
+        /// The credential was refreshed after a 401.
+        case refreshedCredential
+        /// A plugin's `verify` asked for another attempt.
+        case requestedByPlugin
+    }
+
+    /// A number unique to the request within the process, for correlating log lines.
+    public let requestNumber: UInt64
+    /// The attempt, from 1 (0 in `prepare`).
+    public let attempt: Int
+    /// Why this attempt is made.
+    public let reason: Reason
+    /// Whether the request is a `stream`, whose successful body is handed to the caller unread.
+    public let isStreaming: Bool
+    /// When the attempt began (when the request began, in `prepare`).
+    public let startedAt: ContinuousClock.Instant
+
+    /// Creates a context.
+    public init(requestNumber: UInt64, attempt: Int, reason: Reason, isStreaming: Bool, startedAt: ContinuousClock.Instant = .now) {
+        self.requestNumber = requestNumber
+        self.attempt = attempt
+        self.reason = reason
+        self.isStreaming = isStreaming
+        self.startedAt = startedAt
+    }
+}

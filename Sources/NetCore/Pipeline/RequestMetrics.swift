@@ -1,0 +1,40 @@
+import Foundation
+
+/// What one request cost, measured by NetKit itself (URLSession's task metrics never arrive on Linux).
+public struct RequestMetrics: Sendable, Equatable {
+    /// When the request started (the engine began building it), on the continuous clock.
+    public var start: ContinuousClock.Instant
+    /// The wall-clock time of ``start``, for logs.
+    public var startDate: Date
+    /// When the head of the last response arrived, if any did.
+    public var responseHead: ContinuousClock.Instant?
+    /// When the request ended: its value decoded, its error thrown, or (for a stream) its body handed over.
+    public var end: ContinuousClock.Instant?
+    /// The number of attempts sent: retries, the resend after a token refresh and plugin-requested attempts included.
+    public var attempts: Int
+    /// Every wait before a retry, in order.
+    public var retryWaits: [Duration]
+    /// The request body bytes sent, over all attempts (as far as the sizes were known).
+    public var bytesSent: Int64
+    /// The response body bytes NetKit read, over all attempts.
+    public var bytesReceived: Int64
+
+    /// Creates metrics for a request starting now.
+    public init(start: ContinuousClock.Instant = .now, startDate: Date = Date()) {
+        self.start = start
+        self.startDate = startDate
+        self.attempts = 0
+        self.retryWaits = []
+        self.bytesSent = 0
+        self.bytesReceived = 0
+    }
+
+    /// From ``start`` to ``end`` (to now, while the request runs).
+    public var duration: Duration { (end ?? .now) - start }
+
+    /// From ``start`` to the last response head, if any arrived.
+    public var timeToResponseHead: Duration? { responseHead.map { $0 - start } }
+
+    /// The sum of ``retryWaits``.
+    public var totalRetryWait: Duration { retryWaits.reduce(.zero, +) }
+}

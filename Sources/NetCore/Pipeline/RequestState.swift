@@ -1,0 +1,77 @@
+import Synchronization
+
+/// The state one request's stages share: attempt numbers and metrics.
+package final class RequestState: Sendable {
+    private struct Values {
+        var metrics: RequestMetrics
+        var nextReason: PluginContext.Reason = .initial
+        var pluginRetries = 0
+    }
+
+    /// A number unique to the request within the process.
+    package let number: UInt64
+    /// Whether the request is a `stream`.
+    package let isStreaming: Bool
+    private let values: Mutex<Values>
+
+    private static let counter = Atomic<UInt64>(0)
+
+    package init(isStreaming: Bool) {
+        self.number = Self.counter.add(1, ordering: .relaxed).newValue
+        self.isStreaming = isStreaming
+        self.values = Mutex(Values(metrics: RequestMetrics()))
+    }
+
+    /// The metrics so far.
+    package var metrics: RequestMetrics { values.withLock { $0.metrics } }
+
+    /// The context of `prepare`.
+    package var preparationContext: PluginContext {
+        PluginContext(requestNumber: number, attempt: 0, reason: .initial, isStreaming: isStreaming, startedAt: metrics.start)
+    }
+
+    /// Counts a new attempt of `bytes` body bytes and returns its context.
+    package func beginAttempt(sending bytes: Int64?) -> PluginContext {
+        values.withLock { values in
+            values.metrics.attempts += 1
+            values.metrics.bytesSent += bytes ?? 0
+            let reason = values.nextReason
+            values.nextReason = .initial
+            return PluginContext(requestNumber: number, attempt: values.metrics.attempts, reason: reason, isStreaming: isStreaming)
+        }
+    }
+
+    /// Says why the next attempt will be made.
+    package func nextAttempt(because reason: PluginContext.Reason) {
+        values.withLock { $0.nextReason = reason }
+    }
+
+    /// Notes a plugin's request for another attempt; `false` once the limit is spent.
+    package func allowPluginRetry() -> Bool {
+        values.withLock { values in
+            guard values.pluginRetries < PluginVerdict.maximumRetries else { return false }
+            values.pluginRetries += 1
+            return true
+        }
+    }
+
+    package func recordHead() {
+        values.withLock { $0.metrics.responseHead = .now }
+    }
+
+    package func recordReceived(_ bytes: Int) {
+        values.withLock { $0.metrics.bytesReceived += Int64(bytes) }
+    }
+
+    package func recordRetryWait(_ wait: Duration) {
+        values.withLock { $0.metrics.retryWaits.append(wait) }
+    }
+
+    /// Marks the end and returns the final metrics.
+    package func finish() -> RequestMetrics {
+        values.withLock { values in
+            if values.metrics.end == nil { values.metrics.end = .now }
+            return values.metrics
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A response NetKit judged a failure, with the error the caller will see and the response it came from.
+///
+/// Stages between the status check and the caller decide on the response (401 → refresh, 503 → retry)
+/// whatever error the request's `errorDecoder` made of it; the engine hands the caller `error` alone.
+package struct ResponseFailure: Error {
+    /// What the caller receives: the `errorDecoder`'s error, an ``HTTPError`` or ``NetworkError/unauthorized``.
+    package let error: any Error
+    /// The attempt that failed.
+    package let exchange: Exchange
+
+    package var statusCode: Int { exchange.response.statusCode }
+    package var head: HTTPURLResponse { exchange.response.head }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Reads what must be read of a response body before the stages outside judge it.
+///
+/// For `send`: a 2xx body whole (failing past the response limit), any other body up to the error-payload limit
+/// (cut there, marked truncated). For `stream`: a 2xx body is left for the caller; any other body is drained up to
+/// the limit, and one byte more is ``StreamingError/errorPayloadTooLarge(limitBytes:)``. A 401's body is never
+/// read: the credential stage answers it by renewing, or it becomes ``NetworkError/unauthorized``.
+package struct BodyStage: RequestStage {
+    package enum Mode: Sendable {
+        case collect(responseLimit: Int, errorLimit: Int)
+        case stream(errorLimit: Int)
+    }
+
+    package let mode: Mode
+    package let state: RequestState
+
+    package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
+        var exchange = try await next(request)
+        let response = exchange.response
+        let status = response.statusCode
+        guard status != 401 else { return exchange }
+        switch mode {
+        case .collect(let responseLimit, let errorLimit):
+            if (200..<300).contains(status) {
+                let data = try await response.body.collect(upTo: responseLimit, expectedLength: response.declaredLength)
+                exchange.data = data
+            } else {
+                let (data, truncated) = try await response.body.collectPrefix(upTo: errorLimit)
+                exchange.data = data
+                exchange.isTruncated = truncated
+            }
+        case .stream(let errorLimit):
+            guard !(200..<300).contains(status) else { return exchange }
+            let (data, truncated) = try await response.body.collectPrefix(upTo: errorLimit)
+            if truncated { throw StreamingError.errorPayloadTooLarge(limitBytes: errorLimit) }
+            exchange.data = data
+        }
+        state.recordReceived(exchange.data?.count ?? 0)
+        return exchange
+    }
+}

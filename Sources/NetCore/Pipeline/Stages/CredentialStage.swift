@@ -1,0 +1,38 @@
+/// Puts the credential on each attempt and, on a rejection (401 unless the provider says otherwise), renews it once (single-flight, shared with every other
+/// request of the provider) and sends the request again with the new one.
+///
+/// A request that carries its own `Authorization` header is sent as it is and not renewed. A renewal failure
+/// reaches the caller as it is, wrapped so that no retry policy repeats it.
+package struct CredentialStage: RequestStage {
+    package let credentials: any CredentialProvider
+    package let allowsRenewal: Bool
+    package let state: RequestState
+
+    package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
+        let ownAuthorization = request.value(forHeader: "Authorization") != nil
+        let recovery = ownAuthorization || !allowsRenewal || !request.payload.isReplayable ? nil : credentials.recovery
+        var renewed = false
+        while true {
+            let generation = await recovery?.generation() ?? 0
+            var outgoing = request
+            if !ownAuthorization { try await credentials.authorize(&outgoing) }
+            do {
+                return try await next(outgoing)
+            } catch let failure as ResponseFailure where credentials.isRejection(failure.head) {
+                guard let recovery, !renewed else { throw failure }
+                do {
+                    try await recovery.recover(fromUnauthorizedAt: generation)
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch NetworkError.unauthorized {
+                    // The renewal's own request got 401: it must not wait for the renewal it is part of.
+                    throw failure
+                } catch {
+                    throw RefreshFailure(underlying: error)
+                }
+                renewed = true
+                state.nextAttempt(because: .refreshedCredential)
+            }
+        }
+    }
+}

@@ -1,0 +1,14 @@
+/// Runs every plugin's `prepare`, once per request, before the first attempt.
+package struct PreparationStage: RequestStage {
+    package let plugins: [any Plugin]
+    package let state: RequestState
+
+    package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
+        var prepared = request
+        let context = state.preparationContext
+        for plugin in plugins {
+            prepared = try await plugin.prepare(prepared, context: context)
+        }
+        return try await next(prepared)
+    }
+}

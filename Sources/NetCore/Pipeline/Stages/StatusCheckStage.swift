@@ -1,0 +1,23 @@
+import Foundation
+
+/// Turns a response whose status is not 2xx into the error the caller will see: ``NetworkError/unauthorized``
+/// for 401, the request's `errorDecoder` result, or ``HTTPError``; the failure keeps the response for the stages
+/// outside it (renewal on 401, retries by status).
+package struct StatusCheckStage: RequestStage {
+    package let errorDecoder: CallerIsolated<((Data) -> (any Error)?)?>
+
+    package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
+        let exchange = try await next(request)
+        let status = exchange.response.statusCode
+        guard !(200..<300).contains(status) else { return exchange }
+        if status == 401 { throw ResponseFailure(error: NetworkError.unauthorized, exchange: exchange) }
+        let data = exchange.data ?? Data()
+        if let decoded = await errorDecoder.read({ $0?(data) }) {
+            throw ResponseFailure(error: decoded, exchange: exchange)
+        }
+        let error = HTTPError(
+            statusCode: status, data: data, headers: exchange.response.head.stringHeaders, isTruncated: exchange.isTruncated
+        )
+        throw ResponseFailure(error: error, exchange: exchange)
+    }
+}

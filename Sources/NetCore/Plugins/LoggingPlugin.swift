@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One line per request and per response — method, URL, status, size, duration — and, optionally, each request
+/// as a `curl` command; failures at `error` level, so they show at the default level.
+///
+/// Nothing secret reaches the sink: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, secret-looking
+/// headers and body fields, every query value (or those ``RedactionRules`` name), and more header names of your
+/// choice are hidden. `NetworkManager` installs one writing to its ``NetworkLogger``; the sink can be anything:
+///
+/// ```swift
+/// let logging = LoggingPlugin(logger: NetworkLogger(subsystem: "com.example.app", minimumLevel: .debug) { level, line in
+///     print(level.name, line)
+/// }, includesCURL: true, rules: RedactionRules(headerNames: ["X-Signature"]))
+/// ```
+///
+/// | level | lines |
+/// | --- | --- |
+/// | `debug` | `→ GET https://api.example.com/todos?state=…` before each attempt (and its `curl` rendering), `← 200 GET https://api.example.com/todos 1.2 KiB in 18 ms` after it |
+/// | `info` | a retry (with its wait) or a resend after a token refresh |
+/// | `notice` | a cancelled request |
+/// | `error` | a failed request, with its error described without secrets |
+public struct LoggingPlugin: Plugin {
+    /// Where lines go and which levels are written.
+    public let logger: NetworkLogger
+    /// Whether each attempt is also written as a `curl` command (at `debug`).
+    public let includesCURL: Bool
+    /// What is hidden besides the standard secrets.
+    public let rules: RedactionRules
+
+    /// Creates the plugin.
+    public init(logger: NetworkLogger, includesCURL: Bool = false, rules: RedactionRules = .standard) {
+        self.logger = logger
+        self.includesCURL = includesCURL
+        self.rules = rules
+    }
+
+    /// Runs after the other plugins, so it logs the request as they left it.
+    public var priority: PluginPriority { .low }
+
+    /// Logs the attempt about to be sent.
+    public func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {
+        switch context.reason {
+        case .initial: break
+        case .retry(let wait): logger.log(.info, "\(line(request)): attempt \(context.attempt) after waiting \(milliseconds(wait))")
+        case .refreshedCredential: logger.log(.info, "\(line(request)): credential renewed after 401, sending again")
+        case .requestedByPlugin: logger.log(.info, "\(line(request)): a plugin asked for attempt \(context.attempt)")
+        }
+        guard logger.isEnabled(.debug) else { return }
+        logger.log(.debug, "→ \(line(request))")
+        if includesCURL { logger.log(.debug, CURLCommand.render(request, rules: rules)) }
+    }
+
+    /// Logs the response with its size and the attempt's duration.
+    public func didReceive(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async {
+        guard logger.isEnabled(.debug) else { return }
+        let size = response.body.map { Self.size($0.count) } ?? (context.isStreaming ? "streaming" : "body not read")
+        logger.log(.debug, "← \(response.statusCode) \(line(request)) \(size) in \(milliseconds(.now - context.startedAt))")
+    }
+
+    /// Logs a failure at `error` level.
+    public func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics) async {
+        guard case .failure(let error) = result, !(error is CancellationError) else { return }
+        logger.log(.error, "\(line(request)) failed after \(metrics.attempts) attempt(s) in \(milliseconds(metrics.duration)): \(LogRedaction.describe(error))")
+    }
+
+    /// Logs a cancellation at `notice` level.
+    public func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics) async {
+        logger.log(.notice, "\(line(request)) cancelled")
+    }
+
+    private func line(_ request: TransportRequest) -> String {
+        "\(request.method) \(LogRedaction.url(request.url, rules: rules))"
+    }
+
+    private func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        return value < 10 ? String(format: "%.1f ms", value) : "\(Int(value.rounded())) ms"
+    }
+
+    private static func size(_ bytes: Int) -> String {
+        switch bytes {
+        case ..<1024: "\(bytes) B"
+        case ..<(1024 * 1024): String(format: "%.1f KiB", Double(bytes) / 1024)
+        default: String(format: "%.1f MiB", Double(bytes) / 1024 / 1024)
+        }
+    }
+}

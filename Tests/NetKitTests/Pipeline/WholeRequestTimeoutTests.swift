@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import NetKit
+
+@Suite("A whole-request timeout")
+struct WholeRequestTimeoutTests {
+    struct Patient: NetworkRequest {
+        typealias Response = EmptyResponse
+        var timeout: Duration?
+        var path: String { "/slow" }
+        var method: HTTPMethod { .get }
+        var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 50, delay: 0.04, jitter: .none) }
+    }
+
+    @Test("the timeout bounds every attempt and retry wait together and ends the request with URLError(.timedOut)")
+    func acrossRetries() async throws {
+        let stub = StubTransport { _, _ in StubTransport.Reply.status(503).delayed(by: .milliseconds(30)) }
+        let manager = NetworkManager(baseURL: stubBase, transport: stub)
+        let (error, elapsed) = try await onDedicatedExecutor {
+            let clock = ContinuousClock()
+            let started = clock.now
+            let error = await #expect(throws: URLError.self) { try await manager.send(Patient(timeout: .milliseconds(250)), accessToken: nil) }
+            return (error, clock.now - started)
+        }
+        #expect(error?.code == .timedOut)
+        #expect(elapsed >= .milliseconds(250))
+        #expect(elapsed < .milliseconds(300), "ends within 50 ms of the timeout: \(elapsed)")
+        #expect(stub.requestCount >= 2, "several attempts fit in the timeout")
+    }
+
+    @Test("the manager's default applies to requests that name none; a request's own wins")
+    func managerDefault() async throws {
+        let stub = StubTransport { _, _ in StubTransport.Reply.status(204).delayed(by: .seconds(600)) }
+        let manager = NetworkManager(baseURL: stubBase, transport: stub)
+        manager.requestTimeout = .milliseconds(50)
+        let error = await #expect(throws: URLError.self) { try await manager.send(Patient(), accessToken: nil) }
+        #expect(error?.code == .timedOut)
+        let quick = StubTransport(replies: [StubTransport.Reply.status(204).delayed(by: .milliseconds(100))])
+        let lenient = NetworkManager(baseURL: stubBase, transport: quick)
+        lenient.requestTimeout = .milliseconds(10)
+        _ = try await lenient.send(Patient(timeout: .seconds(30)), accessToken: nil)
+    }
+
+    @Test("the timeout covers a token refresh that takes too long")
+    func coversRefresh() async throws {
+        let gate = RefreshGate()
+        let stub = StubTransport { _, _ in .status(401) }
+        let manager = NetworkManager(baseURL: stubBase, transport: stub)
+        manager.tokenRefresher = gate
+        let error = await #expect(throws: URLError.self) {
+            try await manager.send(Patient(timeout: .milliseconds(100)), accessToken: { gate.token })
+        }
+        #expect(error?.code == .timedOut)
+        gate.open()
+    }
+
+    @Test("cancelling the caller still ends in CancellationError, not a timeout")
+    func cancellationWins() async throws {
+        let (arrived, signal) = AsyncStream.makeStream(of: Void.self)
+        let stub = StubTransport { _, _ in
+            signal.yield()
+            return StubTransport.Reply.status(204).delayed(by: .seconds(600))
+        }
+        let manager = NetworkManager(baseURL: stubBase, transport: stub)
+        let task = Task { try await manager.send(Patient(timeout: .seconds(60)), accessToken: nil) }
+        var iterator = arrived.makeAsyncIterator()
+        await iterator.next()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}
