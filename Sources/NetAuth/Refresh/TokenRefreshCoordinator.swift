@@ -53,7 +53,7 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
         self.init(policy: policy, line: line, now: now) { try await reference.provider.refreshTokenIfNeeded() }
     }
 
-    /// Creates a coordinator around any refresh operation (the ``AuthenticationMiddleware`` uses this).
+    /// Creates a coordinator around any refresh operation (``AuthenticatorCredentials`` uses this).
     public init(
         policy: TokenRefreshPolicy = TokenRefreshPolicy(),
         line: HoldTheLine? = nil,

@@ -3,16 +3,15 @@ import Synchronization
 /// Pauses outgoing requests while something must finish first — a token refresh, a migration, a
 /// maintenance window — and releases them afterwards, without polling.
 ///
-/// Requests pass through a ``HoldTheLineMiddleware`` (or `NetworkManager`'s own line); while the line is
-/// held they wait (cancellably) and continue in arrival order once the last hold is released. Requests sent
+/// Requests wait at the engine's line stage (``RequestExecutor/line``, `NetworkManager.requestLine`) while the
+/// line is held (cancellably) and are resumed in arrival order once the last hold is released. Requests sent
 /// from inside ``withLineHeld(_:)`` pass straight through *this* line, and only while that hold lasts: the
 /// holder of one line waits at any other held line like everyone else, and a task it started that outlives
 /// the hold waits too. An open line costs a lock, not an actor hop, per request.
 ///
 /// ```swift
-/// let line = HoldTheLine()
-/// let manager = NetworkManager(baseURL: url, transport: URLSessionTransport(), middlewares: [HoldTheLineMiddleware(line)])
-/// try await line.withLineHeld { try await migrateAccount() }   // other requests wait meanwhile
+/// let manager = NetworkManager(baseURL: url)
+/// try await manager.requestLine.withLineHeld { try await migrateAccount() }   // other requests wait meanwhile
 /// ```
 public final class HoldTheLine: Sendable {
     /// One hold that lets its holder's requests pass; ended with ``HoldTheLine/endHold(_:)``.

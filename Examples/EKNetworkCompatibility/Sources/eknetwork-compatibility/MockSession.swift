@@ -14,6 +14,7 @@ final class MockSession: URLSessionProtocol, @unchecked Sendable {
     private var busy = true
 
     var requests: [String] { lock.withLock { log } }
+    var signInAttempts: Int { requests.filter { $0 == "POST /auth/sign-in" }.count }
 
     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         let method = request.httpMethod ?? "GET"

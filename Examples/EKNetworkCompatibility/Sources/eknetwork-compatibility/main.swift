@@ -26,11 +26,22 @@ networkManager = NetworkManager(
 let manager = networkManager!
 manager.tokenRefresher = TokenManager()
 
+// NetKit does not send a POST twice unless the request says it is safe (isIdempotent or an Idempotency-Key):
+// the reference's sign-in fails with its 503 where EKNetwork would have signed in a second time.
+do {
+    _ = try await manager.send(
+        SignInRequest(email: "user@example.com", password: "password"),
+        accessToken: { TokenStore.shared.accessToken }
+    )
+    check(false, "a POST is not retried after a 503")
+} catch let error as HTTPError {
+    check(error.statusCode == 503 && session.signInAttempts == 1, "a POST is not retried after a 503")
+}
 let response = try await manager.send(
     SignInRequest(email: "user@example.com", password: "password"),
     accessToken: { TokenStore.shared.accessToken }
 )
-check(response.accessToken == "fresh", "send with retry policy: 503 then 200")
+check(response.accessToken == "fresh", "send with a retry policy: the next sign-in succeeds")
 
 TokenStore.shared.accessToken = "expired"
 let deleted = try await manager.send(DeleteRequest(), accessToken: { TokenStore.shared.accessToken })
