@@ -1,10 +1,12 @@
 import Foundation
+import Synchronization
 
 /// A response body as a sequence of `Data` chunks, in arrival order.
 ///
-/// It can be iterated once. Dropping it unconsumed (or cancelling the consuming task) lets the transport
-/// cancel the transfer. A connection that breaks mid-body ends the sequence with an error, never cleanly, and
-/// a body cut short because the consuming task was cancelled ends with `CancellationError`, never as if complete.
+/// It can be iterated once. A connection that breaks mid-body ends the sequence with an error, never cleanly,
+/// and a body cut short because the consuming task was cancelled ends with `CancellationError`. A consumer that
+/// stops early — it breaks out of its loop, or drops the body unread — lets the transport cancel the transfer
+/// and close the connection as soon as the iterator (or the last copy of an unread body) goes away.
 public struct ResponseBody: AsyncSequence, Sendable {
     /// A chunk of the body.
     public typealias Element = Data
@@ -15,29 +17,71 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// grows as bytes arrive, so a lying `Content-Length` cannot make NetKit allocate.
     public static let maximumUpfrontReservation = 256 * 1024
 
-    private let chunks: AsyncThrowingStream<Data, any Error>
+    private enum Source: Sendable {
+        case data(Data)
+        case stream(AsyncThrowingStream<Data, any Error>)
+        case queue(ChunkQueue)
+        case sequence(any AsyncSequence<Data, any Error> & Sendable)
+    }
 
-    /// Wraps a stream of chunks produced by a transport.
+    private let source: Source
+    private let abandonment: Abandonment?
+
+    /// Wraps a stream of chunks produced by a transport (it ends as the stream ends).
     public init(_ chunks: AsyncThrowingStream<Data, any Error>) {
-        self.chunks = chunks
+        self.source = .stream(chunks)
+        self.abandonment = nil
+    }
+
+    /// Wraps any sequence of chunks — a transport's own body type, with backpressure if it has it.
+    /// - Parameter onAbandon: Called once if the consumer stops before the end, so the transport can cancel.
+    public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, onAbandon: (@Sendable () -> Void)? = nil)
+    where Chunks.Element == Data, Chunks.Failure == any Error {
+        self.source = .sequence(chunks)
+        self.abandonment = onAbandon.map(Abandonment.init)
+    }
+
+    /// A body fed by a transport that pushes chunks, buffering at most `bufferLimit` unread bytes.
+    ///
+    /// Past the limit the body fails with ``StreamingError/bufferLimitExceeded(limitBytes:)`` and `onAbandon`
+    /// runs; it also runs when the consumer stops early. Use the returned ``Writer`` to push chunks and end the
+    /// body.
+    public static func makeBuffered(
+        bufferLimit: Int = .max,
+        onAbandon: @escaping @Sendable () -> Void
+    ) -> (body: ResponseBody, writer: Writer) {
+        let queue = ChunkQueue(limit: bufferLimit, onAbandon: onAbandon)
+        return (ResponseBody(queue: queue), Writer(queue: queue))
+    }
+
+    private init(queue: ChunkQueue) {
+        self.source = .queue(queue)
+        self.abandonment = Abandonment { queue.abandon() }
     }
 
     /// A body that is already complete in memory.
     public init(data: Data) {
-        self.chunks = AsyncThrowingStream { continuation in
-            if !data.isEmpty { continuation.yield(data) }
-            continuation.finish()
-        }
+        self.source = .data(data)
+        self.abandonment = nil
     }
 
     /// An empty body.
     public static var empty: ResponseBody { ResponseBody(data: Data()) }
+
+    /// The whole body, when it was complete in memory from the start.
+    public var bufferedData: Data? {
+        if case .data(let data) = source { data } else { nil }
+    }
 
     /// Collects the whole body, failing once it grows past `limit` bytes.
     /// - Parameter expectedLength: The declared length, used only to reserve memory (at most
     ///   ``maximumUpfrontReservation`` bytes).
     /// - Throws: ``NetworkError/responseTooLarge(limitBytes:)``, `CancellationError`, or the transport's error.
     public func collect(upTo limit: Int, expectedLength: Int64? = nil) async throws -> Data {
+        if let data = bufferedData {
+            guard data.count <= limit else { throw NetworkError.responseTooLarge(limitBytes: limit) }
+            return data
+        }
         var data = Data()
         if let expectedLength, expectedLength > 0 {
             data.reserveCapacity(Int(Swift.min(expectedLength, Int64(Swift.min(limit, Self.maximumUpfrontReservation)))))
@@ -66,12 +110,26 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     /// Iterates the chunks.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: chunks.makeAsyncIterator())
+        let base: AsyncIterator.Base = switch source {
+        case .data(let data): .data(data.isEmpty ? nil : data)
+        case .stream(let stream): .stream(stream.makeAsyncIterator())
+        case .queue(let queue): .queue(queue)
+        case .sequence(let sequence): .sequence(sequence.makeAsyncIterator())
+        }
+        return AsyncIterator(base: base, guardian: abandonment.map(IterationGuard.init))
     }
 
     /// Iterates the chunks of a ``ResponseBody``.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<Data, any Error>.AsyncIterator
+        enum Base {
+            case data(Data?)
+            case stream(AsyncThrowingStream<Data, any Error>.AsyncIterator)
+            case queue(ChunkQueue)
+            case sequence(any AsyncIteratorProtocol<Data, any Error>)
+        }
+
+        var base: Base
+        let guardian: IterationGuard?
 
         /// The next chunk, or `nil` at the end of the body.
         /// - Throws: `CancellationError` when the consuming task was cancelled before the body ended.
@@ -82,15 +140,98 @@ public struct ResponseBody: AsyncSequence, Sendable {
         /// The next chunk, staying on the caller's actor.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Data? {
             do {
-                guard let chunk = try await base.next(isolation: actor) else {
+                let chunk: Data?
+                switch base {
+                case .data(let data):
+                    base = .data(nil)
+                    chunk = data
+                case .stream(var iterator):
+                    chunk = try await iterator.next(isolation: actor)
+                    base = .stream(iterator)
+                case .queue(let queue):
+                    chunk = try await queue.next()
+                case .sequence(var iterator):
+                    chunk = try await iterator.next(isolation: actor)
+                    base = .sequence(iterator)
+                }
+                guard let chunk else {
                     // A stream ends with nil when its consumer is cancelled: that is not the end of the body.
                     if Task.isCancelled { throw CancellationError() }
+                    guardian?.reachedEnd()
                     return nil
                 }
                 return chunk
             } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
+                guardian?.reachedEnd()
                 throw CancellationError()
+            } catch {
+                guardian?.reachedEnd()
+                throw error
             }
         }
+    }
+
+    /// The body of a transport that pushes chunks: what the transport holds while the consumer reads.
+    public struct Writer: Sendable {
+        fileprivate let queue: ChunkQueue
+
+        /// Hands a chunk to the consumer; `false` once the consumer is gone or the buffer limit was passed, and
+        /// the transport must stop (it has been told through `onAbandon`).
+        @discardableResult
+        public func yield(_ chunk: Data) -> Bool {
+            queue.push(chunk)
+        }
+
+        /// Ends the body: cleanly when `error` is `nil`, otherwise with `error` after the chunks already yielded.
+        public func finish(throwing error: (any Error)? = nil) {
+            queue.finish(throwing: error)
+        }
+
+        /// The most unread bytes the body held at once.
+        public var peakBufferedBytes: Int { queue.peakBufferedBytes }
+    }
+}
+
+/// Tells the transport, once, that the consumer stopped before the end of the body.
+final class Abandonment: Sendable {
+    private let action: Mutex<(@Sendable () -> Void)?>
+
+    init(_ action: @escaping @Sendable () -> Void) {
+        self.action = Mutex(action)
+    }
+
+    func fire() {
+        action.withLock { action in
+            defer { action = nil }
+            return action
+        }?()
+    }
+
+    /// Called at the end of the body: nothing to abandon any more.
+    func disarm() {
+        action.withLock { $0 = nil }
+    }
+
+    deinit {
+        // The last copy of a body nobody iterated to its end went away.
+        fire()
+    }
+}
+
+/// Held by one iterator: when the iterator goes away before the end of the body (the consumer broke out of its
+/// loop), the transfer is abandoned at once, even while copies of the body are still around.
+final class IterationGuard: Sendable {
+    private let abandonment: Abandonment
+
+    init(_ abandonment: Abandonment) {
+        self.abandonment = abandonment
+    }
+
+    func reachedEnd() {
+        abandonment.disarm()
+    }
+
+    deinit {
+        abandonment.fire()
     }
 }

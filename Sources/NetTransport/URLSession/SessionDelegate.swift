@@ -18,10 +18,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// One task's waiter and body stream.
     struct Transfer {
         var head: CheckedContinuation<TransportResponse, any Error>?
-        let body: AsyncThrowingStream<Data, any Error>.Continuation
-        /// Handed out with the head and then forgotten: once the consumer drops it, the stream's
-        /// termination cancels the task.
-        var bodyStream: AsyncThrowingStream<Data, any Error>?
+        /// Where the body's chunks go; bounded, so a consumer that falls behind fails loudly.
+        let body: ResponseBody.Writer
+        /// Handed out with the head and then forgotten: once the consumer stops early or goes away, the
+        /// body's abandonment cancels the task.
+        var unreadBody: ResponseBody?
         let progress: NetworkProgress?
         let uploadLength: Int64?
         let reportsDownload: Bool
@@ -31,6 +32,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         /// A 401 that URLSession on Linux reports before it raises its authentication challenge: held back (with
         /// its body) until the retried request's head arrives, or delivered when no retry comes.
         var challengedHead: (head: HTTPURLResponse, body: Data)?
+        /// Called when the task has completed, whichever way (closes a streamed upload's files at once:
+        /// URLSession keeps its body stream for an unspecified time after completion).
+        let completed: (@Sendable () -> Void)?
     }
 
     private let transfers = Mutex<[Int: Transfer]>([:])
@@ -117,7 +121,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         // libcurl passes the interim 100 Continue on to the delegate; the real head follows.
         guard http.statusCode >= 200 else { return }
         let response: TransportResponse? = transfers.withLock { transfers in
-            guard var transfer = transfers[dataTask.taskIdentifier], let stream = transfer.bodyStream else { return nil }
+            guard var transfer = transfers[dataTask.taskIdentifier], let body = transfer.unreadBody else { return nil }
             if http.statusCode == 401, awaitsChallenge(after: http) {
                 transfer.challengedHead = (http, Data())
                 transfers[dataTask.taskIdentifier] = transfer
@@ -125,15 +129,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             }
             transfer.challengedHead = nil
             transfer.expected = http.expectedContentLength
-            transfer.bodyStream = nil
+            transfer.unreadBody = nil
             transfers[dataTask.taskIdentifier] = transfer
-            return TransportResponse(head: http, body: ResponseBody(stream))
+            return TransportResponse(head: http, body: body)
         }
         if let response { resumeHead(of: dataTask, with: .success(response)) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let update: (NetworkProgress, Int64, Int64)? = transfers.withLock { transfers in
+        let update: (ResponseBody.Writer, NetworkProgress?, Int64, Int64)? = transfers.withLock { transfers in
             guard var transfer = transfers[dataTask.taskIdentifier] else { return nil }
             if var challenged = transfer.challengedHead {
                 challenged.body.append(data.prefix(Self.challengedBodyLimit - challenged.body.count))
@@ -141,13 +145,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 transfers[dataTask.taskIdentifier] = transfer
                 return nil
             }
-            transfer.body.yield(data)
             transfer.received += Int64(data.count)
             transfers[dataTask.taskIdentifier] = transfer
-            guard transfer.reportsDownload, let progress = transfer.progress else { return nil }
-            return (progress, transfer.received, transfer.expected)
+            return (transfer.body, transfer.reportsDownload ? transfer.progress : nil, transfer.received, transfer.expected)
         }
-        if let (progress, received, expected) = update { progress.report(completed: received, of: expected) }
+        guard let (body, progress, received, expected) = update else { return }
+        // Outside the lock: handing a chunk over may resume the consumer, and a refusal cancels the task.
+        body.yield(data)
+        progress?.report(completed: received, of: expected)
     }
 
     func urlSession(
@@ -180,6 +185,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        transfer.completed?()
         if let waiter = transfer.head, let (head, body) = transfer.challengedHead {
             // The borrowed delegate declined the challenge (or it failed again): the 401 is the answer.
             transfer.body.finish()

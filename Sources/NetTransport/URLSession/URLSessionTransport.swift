@@ -19,21 +19,32 @@ import NetMultipart
 public actor URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: SessionDelegate
+    /// The most unread body bytes held for a consumer that falls behind (16 MiB by default).
+    ///
+    /// URLSession on Linux cannot pause a transfer (libcurl gives no backpressure, and `suspend()`/`resume()`
+    /// restarts the request from the first byte), so a slow consumer would let a large body pile up in memory.
+    /// Past this limit the body fails with `StreamingError.bufferLimitExceeded` and the transfer is cancelled:
+    /// nothing is dropped or duplicated silently. A consumer that keeps up never comes near it.
+    public nonisolated let bufferLimit: Int
+
+    /// 16 MiB: the default of ``bufferLimit``.
+    public static let defaultBufferLimit = 16 << 20
 
     /// Creates a transport with its own session built from `configuration`.
-    public init(configuration: URLSessionConfiguration = .default) {
-        self.init(configuration: configuration, challengeHandler: nil)
+    public init(configuration: URLSessionConfiguration = .default, bufferLimit: Int = URLSessionTransport.defaultBufferLimit) {
+        self.init(configuration: configuration, challengeHandler: nil, bufferLimit: bufferLimit)
     }
 
     /// Creates a transport that keeps what `session` carries: its configuration (timeouts, headers, cookies,
     /// cache, proxies) and its delegate's handling of authentication challenges (certificate pinning, client
     /// certificates, HTTP authentication). The transport owns a session of its own, because it needs its own
     /// delegate to stream bodies and report progress; `session` itself is never used or invalidated.
-    public init(borrowing session: URLSession) {
-        self.init(configuration: session.configuration, challengeHandler: session.delegate)
+    public init(borrowing session: URLSession, bufferLimit: Int = URLSessionTransport.defaultBufferLimit) {
+        self.init(configuration: session.configuration, challengeHandler: session.delegate, bufferLimit: bufferLimit)
     }
 
-    private init(configuration: URLSessionConfiguration, challengeHandler: (any URLSessionDelegate)?) {
+    private init(configuration: URLSessionConfiguration, challengeHandler: (any URLSessionDelegate)?, bufferLimit: Int) {
+        self.bufferLimit = max(1, bufferLimit)
         let delegate = SessionDelegate(challengeHandler: challengeHandler)
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
@@ -52,14 +63,13 @@ public actor URLSessionTransport: HTTPTransport {
     public nonisolated func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         let (task, upload) = try makeTask(for: request)
-        let (bodyStream, body) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
-        body.onTermination = { termination in
-            if case .cancelled = termination { task.cancel() }
-            // The transfer is over, whichever way: close the body's open files now. URLSession
-            // keeps its stream (and so the file) for an unspecified time after completion.
+        // The consumer stopped early or fell too far behind: stop the transfer (and close the body's files).
+        let (body, writer) = ResponseBody.makeBuffered(bufferLimit: bufferLimit) {
+            task.cancel()
             upload?.close()
         }
         let delegate = self.delegate
+        let closeUpload: (@Sendable () -> Void)? = if let upload { { upload.close() } } else { nil }
         let reportsDownload: Bool
         if case .empty = request.payload { reportsDownload = true } else { reportsDownload = false }
         do {
@@ -67,12 +77,13 @@ public actor URLSessionTransport: HTTPTransport {
                 try await withCheckedThrowingContinuation { continuation in
                     delegate.register(task, transfer: SessionDelegate.Transfer(
                         head: continuation,
-                        body: body,
-                        bodyStream: bodyStream,
+                        body: writer,
+                        unreadBody: body,
                         progress: request.progress,
                         uploadLength: request.payload.knownLength,
                         reportsDownload: reportsDownload,
-                        origin: request.url
+                        origin: request.url,
+                        completed: closeUpload
                     ))
                     task.resume()
                 }
