@@ -1,0 +1,90 @@
+import Foundation
+
+/// The lines of a stream of `Data` chunks, as `String`s, skipping blank lines.
+///
+/// It runs over any sequence of chunks: a ``NetCore/ResponseBody`` in the app, an array of chunks in a test.
+/// Lines are split by ``LineSplitter`` (LF or CRLF; a last line without a line break counts; invalid UTF-8
+/// becomes U+FFFD; a line longer than `maximumLineLength` throws ``NetCore/StreamingError/lineTooLong(limitBytes:)``).
+/// Empty lines are skipped, as EKNetwork's `lines()` does; a line of spaces is not empty.
+///
+/// Each line is cut from the chunk it arrived in; the iterator awaits the base only for the next chunk, and
+/// stays on the caller's actor (`next(isolation:)`), so a `@MainActor` loop does not hop per line. After an
+/// error, or the end, `next()` returns `nil`.
+///
+/// ```swift
+/// for try await line in LineSequence(body) where line.hasPrefix("data:") {
+///     process(line.dropFirst(5))
+/// }
+/// ```
+public struct LineSequence<Base: AsyncSequence>: AsyncSequence where Base.Element == Data {
+    /// A line, without its line break.
+    public typealias Element = String
+    /// The base's error, or ``NetCore/StreamingError``.
+    public typealias Failure = any Error
+
+    private let base: Base
+    /// The longest line accepted, in bytes.
+    public let maximumLineLength: Int
+
+    /// Reads the lines of `base`, accepting lines of up to `maximumLineLength` bytes.
+    public init(_ base: Base, maximumLineLength: Int = LineSplitter.defaultMaximumLineLength) {
+        self.base = base
+        self.maximumLineLength = maximumLineLength
+    }
+
+    /// Starts reading the base.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), splitter: LineSplitter(maximumLineLength: maximumLineLength))
+    }
+
+    /// Reads the lines of one pass over the base.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        private var base: Base.AsyncIterator
+        private var splitter: LineSplitter
+        private var phase = ChunkReadingPhase.reading
+
+        init(base: Base.AsyncIterator, splitter: LineSplitter) {
+            self.base = base
+            self.splitter = splitter
+        }
+
+        /// The next non-empty line, or `nil` at the end.
+        public mutating func next() async throws -> String? {
+            try await next(isolation: nil)
+        }
+
+        /// The next non-empty line, or `nil` at the end, awaiting the base on the caller's actor.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> String? {
+            do {
+                while phase != .done {
+                    if let line = try splitter.nextLine() {
+                        if line.isEmpty { continue }
+                        return line
+                    }
+                    if phase == .draining {
+                        phase = .done
+                    } else if let chunk = try await base.next(isolation: actor) {
+                        splitter.push(chunk)
+                    } else {
+                        splitter.finish()
+                        phase = .draining
+                    }
+                }
+                return nil
+            } catch {
+                phase = .done
+                throw error
+            }
+        }
+    }
+}
+
+extension LineSequence: Sendable where Base: Sendable {}
+
+/// Where a chunk-reading iterator is: still reading its base, reading what is left after the base ended,
+/// or done (ended or failed; `next()` returns `nil` from then on).
+enum ChunkReadingPhase: Sendable {
+    case reading
+    case draining
+    case done
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Newline-delimited JSON: one `Decodable` record per non-empty line of a stream of `Data` chunks.
+///
+/// Lines are split as in ``LineSequence`` (LF or CRLF, a last line without a line break counts, a line longer
+/// than `maximumLineLength` throws ``NetCore/StreamingError/lineTooLong(limitBytes:)``); empty lines are
+/// skipped. Each record is decoded straight from the bytes of its line (no `String` in between). Every record
+/// before a bad line is delivered; the bad line throws the decoder's `DecodingError`, and the sequence ends
+/// (`next()` returns `nil` afterwards), as EKNetwork's `ndjson(as:decoder:)` does.
+///
+/// ```swift
+/// for try await item in NDJSONSequence(body, of: SearchEvent.self) {
+///     render(item)
+/// }
+/// ```
+public struct NDJSONSequence<Base: AsyncSequence, Item: Decodable & Sendable>: AsyncSequence
+where Base.Element == Data {
+    /// A decoded record.
+    public typealias Element = Item
+    /// The base's error, a `DecodingError`, or ``NetCore/StreamingError``.
+    public typealias Failure = any Error
+
+    private let base: Base
+    private let decoder: JSONDecoder
+    /// The longest line accepted, in bytes.
+    public let maximumLineLength: Int
+
+    /// Decodes the lines of `base` as `itemType` with `decoder`, accepting lines of up to `maximumLineLength`
+    /// bytes.
+    public init(
+        _ base: Base,
+        of itemType: Item.Type = Item.self,
+        decoder: JSONDecoder = JSONDecoder(),
+        maximumLineLength: Int = LineSplitter.defaultMaximumLineLength
+    ) {
+        self.base = base
+        self.decoder = decoder
+        self.maximumLineLength = maximumLineLength
+    }
+
+    /// Starts reading the base.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(
+            base: base.makeAsyncIterator(),
+            splitter: LineSplitter(maximumLineLength: maximumLineLength),
+            decoder: decoder
+        )
+    }
+
+    /// Decodes the records of one pass over the base.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        private var base: Base.AsyncIterator
+        private var splitter: LineSplitter
+        private let decoder: JSONDecoder
+        private var phase = ChunkReadingPhase.reading
+
+        init(base: Base.AsyncIterator, splitter: LineSplitter, decoder: JSONDecoder) {
+            self.base = base
+            self.splitter = splitter
+            self.decoder = decoder
+        }
+
+        /// The next record, or `nil` at the end.
+        public mutating func next() async throws -> Item? {
+            try await next(isolation: nil)
+        }
+
+        /// The next record, or `nil` at the end, awaiting the base on the caller's actor.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Item? {
+            do {
+                while phase != .done {
+                    if let line = try splitter.nextLineData() {
+                        if line.isEmpty { continue }
+                        return try decoder.decode(Item.self, from: line)
+                    }
+                    if phase == .draining {
+                        phase = .done
+                    } else if let chunk = try await base.next(isolation: actor) {
+                        splitter.push(chunk)
+                    } else {
+                        splitter.finish()
+                        phase = .draining
+                    }
+                }
+                return nil
+            } catch {
+                phase = .done
+                throw error
+            }
+        }
+    }
+}
+
+extension NDJSONSequence: Sendable where Base: Sendable {}
