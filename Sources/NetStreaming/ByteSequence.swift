@@ -17,41 +17,54 @@ public struct ByteSequence<Base: AsyncSequence>: AsyncSequence where Base.Elemen
     /// The base's error.
     public typealias Failure = any Error
 
-    private let base: Base
+    @usableFromInline let base: Base
 
     /// Reads the bytes of `base`.
+    @inlinable
     public init(_ base: Base) {
         self.base = base
     }
 
     /// Starts reading the base.
+    @inlinable
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(base: base.makeAsyncIterator())
     }
 
     /// Reads the bytes of one pass over the base.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        private var base: Base.AsyncIterator
-        private var bytes: [UInt8] = []
-        private var index = 0
-        private var done = false
+        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline var bytes: [UInt8] = []
+        @usableFromInline var index = 0
+        @usableFromInline var done = false
 
+        @inlinable
         init(base: Base.AsyncIterator) {
             self.base = base
         }
 
         /// The next byte, or `nil` at the end.
+        @inlinable
         public mutating func next() async throws -> UInt8? {
             try await next(isolation: nil)
         }
 
         /// The next byte, or `nil` at the end, awaiting the base (for the next chunk only) on the caller's
         /// actor.
+        @inlinable @inline(__always)
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> UInt8? {
-            if index < bytes.count {
-                defer { index += 1 }
-                return bytes[index]
+            while true {
+                if index < bytes.count {
+                    defer { index += 1 }
+                    return bytes[index]
+                }
+                guard try await receive(isolation: actor) else { return nil }
             }
+        }
+
+        /// Replaces the consumed chunk with the base's next non-empty one; false at the end.
+        @inlinable
+        mutating func receive(isolation actor: isolated (any Actor)?) async throws(any Error) -> Bool {
             while !done {
                 do {
                     guard let chunk = try await base.next(isolation: actor) else {
@@ -60,9 +73,11 @@ public struct ByteSequence<Base: AsyncSequence>: AsyncSequence where Base.Elemen
                     }
                     guard !chunk.isEmpty else { continue }
                     bytes.removeAll(keepingCapacity: true)
-                    bytes.append(contentsOf: chunk)
-                    index = 1
-                    return bytes[0]
+                    chunk.withUnsafeBytes { raw in
+                        raw.withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) }
+                    }
+                    index = 0
+                    return true
                 } catch {
                     done = true
                     bytes = []
@@ -70,7 +85,9 @@ public struct ByteSequence<Base: AsyncSequence>: AsyncSequence where Base.Elemen
                     throw error
                 }
             }
-            return nil
+            bytes = []
+            index = 0
+            return false
         }
     }
 }

@@ -3,9 +3,9 @@ import NetCore
 
 /// Splits a byte stream into lines as chunks arrive: the pure core of ``LineSequence`` and ``NDJSONSequence``.
 ///
-/// A plain value with no I/O, so every framing rule is tested without a network. It scans whole chunks with
-/// `memchr`, never one byte per async step, and decodes a line straight from the chunk's bytes when the line
-/// lies within one chunk; only a line that straddles chunks is copied (into one reused buffer).
+/// A plain value with no I/O, so every framing rule is tested without a network. Each chunk is copied once
+/// into one reused buffer (a `memcpy`; reading a `Data` per line costs more), which is then scanned with
+/// `memchr`, never one byte per async step; a line is decoded straight from that buffer.
 ///
 /// Rules:
 /// - A line ends at LF; a CR right before the LF is part of the line break (CRLF). A CR anywhere else is
@@ -36,11 +36,12 @@ public struct LineSplitter: Sendable {
     /// The longest line accepted, in bytes, not counting its line break.
     public let maximumLineLength: Int
 
-    /// The chunk being read; its bytes before `offset` are consumed.
-    private var chunk = Data()
+    /// The bytes received and not yet returned start at `offset`: whole lines, then the beginning of the next
+    /// one (at most `maximumLineLength + 1` bytes).
+    private var buffer: [UInt8] = []
     private var offset = 0
-    /// The beginning of a line that started in an earlier chunk (at most `maximumLineLength + 1` bytes).
-    private var carried: [UInt8] = []
+    /// Bytes before this index are known to hold no LF after `offset`, so a long line is scanned once.
+    private var scanned = 0
     private var inputEnded = false
     private var failure: StreamingError?
 
@@ -53,19 +54,23 @@ public struct LineSplitter: Sendable {
     /// Hands the splitter the next chunk of the stream.
     ///
     /// Read the lines it completes with ``nextLine()`` (or ``nextLineData()``) until `nil` before pushing
-    /// the next one: a chunk pushed while lines are still unread is joined to them, which costs a copy.
+    /// the next one, so that the buffer holds one chunk and one partial line at most; lines left unread are
+    /// kept, though, and come out in order.
     /// - Precondition: ``finish()`` has not been called.
-    public mutating func push(_ newChunk: Data) {
+    public mutating func push(_ chunk: Data) {
         precondition(!inputEnded, "LineSplitter.push(_:) after finish()")
-        guard !newChunk.isEmpty else { return }
-        if offset < chunk.count {
-            var joined = Data(chunk[(chunk.startIndex + offset)...])
-            joined.append(newChunk)
-            chunk = joined
-        } else {
-            chunk = newChunk
+        guard !chunk.isEmpty, failure == nil else { return }
+        if offset == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            scanned = 0
+        } else if offset > 0 {
+            buffer.removeSubrange(0..<offset)
+            scanned -= offset
         }
         offset = 0
+        chunk.withUnsafeBytes { raw in
+            raw.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+        }
     }
 
     /// Marks the end of the stream: the bytes after the last line break become the last line.
@@ -77,106 +82,65 @@ public struct LineSplitter: Sendable {
     /// needs another chunk (or, after ``finish()``, has no more lines).
     /// - Throws: ``StreamingError/lineTooLong(limitBytes:)``.
     public mutating func nextLine() throws(StreamingError) -> String? {
-        switch try locateLine() {
-        case .none:
-            return nil
-        case .inChunk(let range):
-            return chunk.withUnsafeBytes { raw in
-                raw.withMemoryRebound(to: UInt8.self) { bytes in
-                    String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-                }
-            }
-        case .carried:
-            defer { carried.removeAll(keepingCapacity: true) }
-            return String(decoding: carried, as: UTF8.self)
-        }
+        try next { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The next complete line's bytes, without its line break, or `nil` like ``nextLine()``.
-    ///
-    /// A line within one chunk is a slice of that chunk (no copy; its `startIndex` need not be 0), which is
-    /// what `JSONDecoder` reads NDJSON records from.
+    /// The next complete line's bytes, without its line break, or `nil` like ``nextLine()``; what
+    /// `JSONDecoder` reads NDJSON records from.
     /// - Throws: ``StreamingError/lineTooLong(limitBytes:)``.
     public mutating func nextLineData() throws(StreamingError) -> Data? {
-        switch try locateLine() {
-        case .none:
-            return nil
-        case .inChunk(let range):
-            return chunk[(chunk.startIndex + range.lowerBound)..<(chunk.startIndex + range.upperBound)]
-        case .carried:
-            defer { carried.removeAll(keepingCapacity: true) }
-            return Data(carried)
-        }
+        try next { Data($0) }
     }
 
-    /// Where the next line is: a range of the current chunk (offsets from its start), the `carried`
-    /// buffer, or nowhere yet.
-    private enum Location {
-        case none
-        case inChunk(Range<Int>)
-        case carried
+    private enum Scan<Line> {
+        case line(Line, next: Int)
+        case needsMore
+        case tooLong
     }
 
-    private mutating func locateLine() throws(StreamingError) -> Location {
+    /// Finds the next line and hands its bytes (without the line break) to `make`.
+    private mutating func next<Line>(_ make: (UnsafeBufferPointer<UInt8>) -> Line) throws(StreamingError) -> Line? {
         if let failure { throw failure }
-        let chunk = self.chunk
-        let count = chunk.count
-        if offset < count {
-            let start = offset
-            let newline: Int? = chunk.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress, let hit = memchr(base + start, 0x0A, count - start) else { return nil }
-                return base.distance(to: UnsafeRawPointer(hit))
-            }
-            if let newline {
-                offset = newline + 1
-                guard carried.isEmpty else {
-                    append(start..<newline)
-                    return try closeCarriedLine()
+        let start = offset
+        let count = buffer.count
+        guard start < count else { return nil }
+        let searchFrom = max(scanned, start)
+        let limit = maximumLineLength
+        let ended = inputEnded
+        let scan = buffer.withUnsafeBufferPointer { bytes -> Scan<Line> in
+            let base = bytes.baseAddress!
+            let lineFeed = searchFrom < count ? memchr(base + searchFrom, 0x0A, count - searchFrom) : nil
+            guard lineFeed != nil || ended else {
+                // No line break yet: wait for more, unless the line is certainly too long already (one extra
+                // byte is allowed when it is a CR, which may turn out to be half of a CRLF).
+                let pending = count - start
+                if pending > limit + 1 || (pending == limit + 1 && bytes[count - 1] != Self.carriageReturn) {
+                    return .tooLong
                 }
-                var end = newline
-                if end > start, Self.byte(of: chunk, at: end - 1) == Self.carriageReturn { end -= 1 }
-                guard end - start <= maximumLineLength else { throw fail() }
-                return .inChunk(start..<end)
+                return .needsMore
             }
-            // No line break in the rest of the chunk: carry it, unless it is certainly too long already
-            // (one extra byte is allowed when it is a CR, which may turn out to be half of a CRLF).
-            let length = carried.count + (count - start)
-            if length > maximumLineLength + 1
-                || (length == maximumLineLength + 1 && Self.byte(of: chunk, at: count - 1) != Self.carriageReturn) {
-                throw fail()
-            }
-            append(start..<count)
-            offset = count
+            let lineEnd = lineFeed.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? count
+            var end = lineEnd
+            if end > start, bytes[end - 1] == Self.carriageReturn { end -= 1 }
+            guard end - start <= limit else { return .tooLong }
+            return .line(make(UnsafeBufferPointer(rebasing: bytes[start..<end])), next: min(lineEnd + 1, count))
         }
-        guard inputEnded, !carried.isEmpty else { return .none }
-        return try closeCarriedLine()
-    }
-
-    private mutating func closeCarriedLine() throws(StreamingError) -> Location {
-        if carried.last == Self.carriageReturn { carried.removeLast() }
-        guard carried.count <= maximumLineLength else { throw fail() }
-        return .carried
-    }
-
-    private mutating func append(_ range: Range<Int>) {
-        guard !range.isEmpty else { return }
-        chunk.withUnsafeBytes { raw in
-            carried.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[range]))
+        switch scan {
+        case .line(let line, let next):
+            offset = next
+            return line
+        case .needsMore:
+            scanned = count
+            return nil
+        case .tooLong:
+            let error = StreamingError.lineTooLong(limitBytes: maximumLineLength)
+            failure = error
+            buffer = []
+            offset = 0
+            scanned = 0
+            throw error
         }
-    }
-
-    private mutating func fail() -> StreamingError {
-        let error = StreamingError.lineTooLong(limitBytes: maximumLineLength)
-        failure = error
-        carried = []
-        chunk = Data()
-        offset = 0
-        return error
     }
 
     private static let carriageReturn = UInt8(ascii: "\r")
-
-    private static func byte(of data: Data, at offset: Int) -> UInt8 {
-        data[data.startIndex + offset]
-    }
 }

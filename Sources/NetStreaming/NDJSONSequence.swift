@@ -20,13 +20,14 @@ where Base.Element == Data {
     /// The base's error, a `DecodingError`, or ``NetCore/StreamingError``.
     public typealias Failure = any Error
 
-    private let base: Base
-    private let decoder: JSONDecoder
+    @usableFromInline let base: Base
+    @usableFromInline let decoder: JSONDecoder
     /// The longest line accepted, in bytes.
     public let maximumLineLength: Int
 
     /// Decodes the lines of `base` as `itemType` with `decoder`, accepting lines of up to `maximumLineLength`
     /// bytes.
+    @inlinable
     public init(
         _ base: Base,
         of itemType: Item.Type = Item.self,
@@ -39,6 +40,7 @@ where Base.Element == Data {
     }
 
     /// Starts reading the base.
+    @inlinable
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(
             base: base.makeAsyncIterator(),
@@ -49,11 +51,12 @@ where Base.Element == Data {
 
     /// Decodes the records of one pass over the base.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        private var base: Base.AsyncIterator
-        private var splitter: LineSplitter
-        private let decoder: JSONDecoder
-        private var phase = ChunkReadingPhase.reading
+        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline var splitter: LineSplitter
+        @usableFromInline let decoder: JSONDecoder
+        @usableFromInline var phase = ChunkReadingPhase.reading
 
+        @inlinable
         init(base: Base.AsyncIterator, splitter: LineSplitter, decoder: JSONDecoder) {
             self.base = base
             self.splitter = splitter
@@ -61,28 +64,45 @@ where Base.Element == Data {
         }
 
         /// The next record, or `nil` at the end.
+        @inlinable
         public mutating func next() async throws -> Item? {
             try await next(isolation: nil)
         }
 
         /// The next record, or `nil` at the end, awaiting the base on the caller's actor.
+        @inlinable @inline(__always)
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Item? {
-            do {
-                while phase != .done {
+            // Records of lines already received come out without an await; the base is awaited only for the
+            // next chunk.
+            while phase != .done {
+                do {
                     if let line = try splitter.nextLineData() {
                         if line.isEmpty { continue }
                         return try decoder.decode(Item.self, from: line)
                     }
-                    if phase == .draining {
-                        phase = .done
-                    } else if let chunk = try await base.next(isolation: actor) {
-                        splitter.push(chunk)
-                    } else {
-                        splitter.finish()
-                        phase = .draining
-                    }
+                } catch {
+                    phase = .done
+                    throw error
                 }
-                return nil
+                try await receive(isolation: actor)
+            }
+            return nil
+        }
+
+        /// Hands the splitter the base's next chunk, or marks the end.
+        @inlinable
+        mutating func receive(isolation actor: isolated (any Actor)?) async throws(any Error) {
+            if phase == .draining {
+                phase = .done
+                return
+            }
+            do {
+                if let chunk = try await base.next(isolation: actor) {
+                    splitter.push(chunk)
+                } else {
+                    splitter.finish()
+                    phase = .draining
+                }
             } catch {
                 phase = .done
                 throw error

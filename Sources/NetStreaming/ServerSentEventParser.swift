@@ -5,7 +5,8 @@ import NetCore
 /// standard ("Parsing an event stream", "Interpreting an event stream"): the pure core of
 /// ``ServerSentEventSequence`` and of a reconnecting event source.
 ///
-/// A plain value with no I/O. It scans whole chunks, never one byte per async step.
+/// A plain value with no I/O. Each chunk is copied once into one reused buffer, which is scanned in place,
+/// never one byte per async step.
 ///
 /// What it does, rule by rule:
 /// - Lines end at CRLF, LF or CR, also when a CR ends one chunk and its LF opens the next (one line end).
@@ -49,22 +50,38 @@ public struct ServerSentEventParser: Sendable {
     /// The reconnection time most recently set by a valid `retry` field, in any block, `nil` while none.
     public private(set) var reconnectionTime: Duration?
 
-    private var chunk = Data()
+    /// The bytes received and not yet read start at `offset`: complete lines, then the beginning of the next
+    /// one (at most `maximumEventSize` bytes).
+    private var buffer: [UInt8] = []
     private var offset = 0
-    /// The beginning of a line that started in an earlier chunk.
-    private var carried: [UInt8] = []
-    /// The last line ended with a CR that closed a chunk; an LF opening the next chunk belongs to it.
+    /// Bytes before this index are known to hold no line end after `offset`, so a long line is scanned once.
+    private var scanned = 0
+    /// Where the next LF and the next CR at or after the scan position are in `buffer` (`buffer.count`: none),
+    /// found with `memchr` and kept until passed; -1: not searched since the buffer changed.
+    private var nextLineFeed = -1
+    private var nextCarriageReturn = -1
+    /// The last line ended with a CR that closed the buffer; an LF opening the next chunk belongs to it.
     private var skipsLeadingLineFeed = false
     /// The stream's first bytes, held until they rule a byte order mark in or out; `nil` once decided.
     private var streamStart: [UInt8]? = []
     private var inputEnded = false
     private var failure: StreamingError?
 
+    /// The event the last blank line dispatched, until ``nextEvent()`` hands it out.
+    private var dispatched: ServerSentEvent?
+
     // The block being read.
     private var idBuffer: String?
     private var eventType = ""
-    private var dataBuffer: [UInt8] = []
-    private var hasData = false
+    /// The last event type decoded: streams repeat a few types, so most `event` fields reuse it.
+    private var lastDecodedEventType = ""
+    /// How many `data` lines the block had, and the size of their values joined with LF, in bytes.
+    private var dataLines = 0
+    private var dataSize = 0
+    /// The block's data while it has one line (the common case), decoded straight from the line.
+    private var singleData = ""
+    /// The block's data lines joined with LF, once it has more than one.
+    private var joinedData: [UInt8] = []
     private var blockRetry: Duration?
 
     /// Creates a parser.
@@ -81,8 +98,9 @@ public struct ServerSentEventParser: Sendable {
 
     /// Hands the parser the next chunk of the stream.
     ///
-    /// Read the events it completes with ``nextEvent()`` until `nil` before pushing the next one: a chunk
-    /// pushed while bytes are still unread is joined to them, which costs a copy.
+    /// Read the events it completes with ``nextEvent()`` until `nil` before pushing the next one, so that the
+    /// buffer holds one chunk and one partial line at most; events left unread are kept, though, and come out
+    /// in order.
     /// - Precondition: ``finish()`` has not been called.
     public mutating func push(_ newChunk: Data) {
         precondition(!inputEnded, "ServerSentEventParser.push(_:) after finish()")
@@ -104,15 +122,20 @@ public struct ServerSentEventParser: Sendable {
                 incoming = joined
             }
         }
-        guard !incoming.isEmpty else { return }
-        if offset < chunk.count {
-            var joined = Data(chunk[(chunk.startIndex + offset)...])
-            joined.append(incoming)
-            chunk = joined
-        } else {
-            chunk = incoming
+        guard !incoming.isEmpty, failure == nil else { return }
+        if offset == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            scanned = 0
+        } else if offset > 0 {
+            buffer.removeSubrange(0..<offset)
+            scanned -= offset
         }
         offset = 0
+        nextLineFeed = -1
+        nextCarriageReturn = -1
+        incoming.withUnsafeBytes { raw in
+            raw.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+        }
     }
 
     /// Marks the end of the stream: an unfinished block will be discarded once the complete ones are read.
@@ -125,19 +148,21 @@ public struct ServerSentEventParser: Sendable {
     /// - Throws: ``StreamingError/lineTooLong(limitBytes:)``.
     public mutating func nextEvent() throws(StreamingError) -> ServerSentEvent? {
         if let failure { throw failure }
-        let chunk = self.chunk
-        let outcome = chunk.withUnsafeBytes { raw in
-            raw.withMemoryRebound(to: UInt8.self) { bytes in scan(bytes) }
-        }
+        // Scan the buffer in place while the line handlers change the rest of the parser.
+        var bytes: [UInt8] = []
+        swap(&bytes, &buffer)
+        let outcome = bytes.withUnsafeBufferPointer { scan($0) }
+        swap(&bytes, &buffer)
         switch outcome {
-        case .event(let event):
-            return event
+        case .dispatched:
+            return dispatched.take()
         case .failed(let error):
             failure = error
-            carried = []
-            dataBuffer = []
-            self.chunk = Data()
+            buffer = []
             offset = 0
+            scanned = 0
+            joinedData = []
+            singleData = ""
             throw error
         case .needsMore:
             if inputEnded { discardPendingInput() }
@@ -146,12 +171,13 @@ public struct ServerSentEventParser: Sendable {
     }
 
     private enum ScanOutcome {
-        case event(ServerSentEvent)
+        /// An event is in `dispatched`.
+        case dispatched
         case needsMore
         case failed(StreamingError)
     }
 
-    /// Reads lines of `bytes` (the current chunk) from `offset` until one dispatches an event.
+    /// Reads lines of `bytes` (the buffer) from `offset` until one dispatches an event.
     private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> ScanOutcome {
         let count = bytes.count
         var position = offset
@@ -162,18 +188,14 @@ public struct ServerSentEventParser: Sendable {
         }
         while position < count {
             let lineStart = position
-            var lineEnd = position
-            while lineEnd < count {
-                let byte = bytes[lineEnd]
-                if byte == Self.lineFeed || byte == Self.carriageReturn { break }
-                lineEnd += 1
-            }
+            let searchFrom = max(position, scanned)
+            if nextLineFeed < searchFrom { nextLineFeed = Self.find(Self.lineFeed, in: bytes, from: searchFrom) }
+            if nextCarriageReturn < searchFrom { nextCarriageReturn = Self.find(Self.carriageReturn, in: bytes, from: searchFrom) }
+            let lineEnd = min(nextLineFeed, nextCarriageReturn)
+            guard lineEnd - lineStart <= maximumEventSize else { return .failed(.lineTooLong(limitBytes: maximumEventSize)) }
+            // No line end yet: keep the beginning of the line for the next chunk.
             guard lineEnd < count else {
-                guard carried.count + (count - lineStart) <= maximumEventSize else {
-                    return .failed(.lineTooLong(limitBytes: maximumEventSize))
-                }
-                carried.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<count]))
-                position = count
+                scanned = count
                 return .needsMore
             }
             position = lineEnd + 1
@@ -184,33 +206,19 @@ public struct ServerSentEventParser: Sendable {
                     skipsLeadingLineFeed = true
                 }
             }
-            let dispatched: ServerSentEvent?
             do {
-                if carried.isEmpty {
-                    let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
-                    guard line.count <= maximumEventSize else { return .failed(.lineTooLong(limitBytes: maximumEventSize)) }
-                    dispatched = try interpret(line)
-                } else {
-                    carried.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
-                    guard carried.count <= maximumEventSize else { return .failed(.lineTooLong(limitBytes: maximumEventSize)) }
-                    var line: [UInt8] = []
-                    swap(&line, &carried)
-                    dispatched = try line.withUnsafeBufferPointer { buffer throws(StreamingError) in try interpret(buffer) }
-                    line.removeAll(keepingCapacity: true)
-                    carried = line
-                }
+                if try interpret(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])) { return .dispatched }
             } catch {
                 return .failed(error)
             }
-            if let dispatched { return .event(dispatched) }
         }
         return .needsMore
     }
 
-    /// Applies one line (without its line end) to the block; returns the event a blank line dispatches.
-    private mutating func interpret(_ line: UnsafeBufferPointer<UInt8>) throws(StreamingError) -> ServerSentEvent? {
+    /// Applies one line (without its line end) to the block; true when a blank line dispatched an event.
+    private mutating func interpret(_ line: UnsafeBufferPointer<UInt8>) throws(StreamingError) -> Bool {
         guard let first = line.first else { return dispatch() }
-        if first == Self.colon { return nil }
+        if first == Self.colon { return false }
         let name: UnsafeBufferPointer<UInt8>
         let value: UnsafeBufferPointer<UInt8>
         if let colon = line.firstIndex(of: Self.colon) {
@@ -221,53 +229,80 @@ public struct ServerSentEventParser: Sendable {
             name = line
             value = UnsafeBufferPointer(rebasing: line[line.count...])
         }
-        if Self.equals(name, "data") {
-            guard dataBuffer.count + value.count <= maximumEventSize else {
-                throw .lineTooLong(limitBytes: maximumEventSize)
+        switch Field(name) {
+        case .data:
+            let size = dataLines == 0 ? value.count : dataSize + 1 + value.count
+            guard size <= maximumEventSize else { throw .lineTooLong(limitBytes: maximumEventSize) }
+            switch dataLines {
+            case 0:
+                singleData = String(decoding: value, as: UTF8.self)
+            case 1:
+                // Decoding line by line and then the joined bytes gives the same text: the line feed between
+                // them cannot be part of a UTF-8 sequence.
+                joinedData.removeAll(keepingCapacity: true)
+                joinedData.append(contentsOf: singleData.utf8)
+                joinedData.append(Self.lineFeed)
+                joinedData.append(contentsOf: value)
+            default:
+                joinedData.append(Self.lineFeed)
+                joinedData.append(contentsOf: value)
             }
-            dataBuffer.append(contentsOf: value)
-            dataBuffer.append(Self.lineFeed)
-            hasData = true
-        } else if Self.equals(name, "event") {
-            eventType = String(decoding: value, as: UTF8.self)
-        } else if Self.equals(name, "id") {
+            dataLines += 1
+            dataSize = size
+        case .event:
+            let same = lastDecodedEventType.utf8.withContiguousStorageIfAvailable { known in
+                known.count == value.count && (value.isEmpty || memcmp(known.baseAddress!, value.baseAddress!, value.count) == 0)
+            }
+            if same != true { lastDecodedEventType = String(decoding: value, as: UTF8.self) }
+            eventType = lastDecodedEventType
+        case .id:
             if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
-        } else if Self.equals(name, "retry") {
+        case .retry:
             if let milliseconds = Self.milliseconds(value) {
                 let retry = Duration.milliseconds(milliseconds)
                 reconnectionTime = retry
                 blockRetry = retry
             }
+        case .other:
+            break
         }
-        return nil
+        return false
     }
 
-    /// Closes the block at a blank line.
-    private mutating func dispatch() -> ServerSentEvent? {
+    /// Closes the block at a blank line: puts its event in `dispatched` unless its data buffer is empty.
+    private mutating func dispatch() -> Bool {
         lastEventID = idBuffer
-        defer { resetBlock() }
-        guard hasData else { return nil }
-        let data = dataBuffer.withUnsafeBufferPointer { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer.dropLast()), as: UTF8.self)
+        guard dataLines > 0 else {
+            resetBlock()
+            return false
         }
-        return ServerSentEvent(id: idBuffer, event: eventType.isEmpty ? "message" : eventType, data: data, retry: blockRetry)
+        var data = ""
+        if dataLines == 1 {
+            swap(&data, &singleData)
+        } else {
+            data = String(decoding: joinedData, as: UTF8.self)
+        }
+        dispatched = ServerSentEvent(id: idBuffer, event: eventType.isEmpty ? "message" : eventType, data: data, retry: blockRetry)
+        resetBlock()
+        return true
     }
 
     private mutating func resetBlock() {
-        dataBuffer.removeAll(keepingCapacity: true)
-        hasData = false
+        dataLines = 0
+        dataSize = 0
+        singleData = ""
         eventType = ""
         blockRetry = nil
     }
 
     /// The end of the stream: whatever is not a complete block is dropped.
     private mutating func discardPendingInput() {
-        carried = []
+        buffer = []
+        offset = 0
+        scanned = 0
         streamStart = nil
-        dataBuffer = []
-        hasData = false
-        eventType = ""
-        blockRetry = nil
+        joinedData = []
+        resetBlock()
         idBuffer = lastEventID
     }
 
@@ -277,9 +312,29 @@ public struct ServerSentEventParser: Sendable {
     private static let space = UInt8(ascii: " ")
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        guard bytes.count == name.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
-        return memcmp(base, name.utf8Start, bytes.count) == 0
+    /// The offset of the first `byte` in `bytes` at or after `start`, or `bytes.count` if there is none.
+    private static func find(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard start < bytes.count, let base = bytes.baseAddress,
+              let hit = memchr(base + start, Int32(byte), bytes.count - start) else { return bytes.count }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+    }
+
+    /// The field names the standard defines, matched on the exact bytes (names are case-sensitive).
+    private enum Field {
+        case data, event, id, retry, other
+
+        init(_ name: UnsafeBufferPointer<UInt8>) {
+            func matches(_ literal: StaticString) -> Bool {
+                memcmp(name.baseAddress!, literal.utf8Start, name.count) == 0
+            }
+            switch name.count {
+            case 4 where matches("data"): self = .data
+            case 5 where matches("event"): self = .event
+            case 2 where matches("id"): self = .id
+            case 5 where matches("retry"): self = .retry
+            default: self = .other
+            }
+        }
     }
 
     /// The value of a `retry` field: one or more ASCII digits, base ten, saturating at `Int.max`.

@@ -20,7 +20,7 @@ public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where 
     /// The base's error, or ``NetCore/StreamingError``.
     public typealias Failure = any Error
 
-    private let base: Base
+    @usableFromInline let base: Base
     /// The longest line, and the largest event data, accepted, in bytes.
     public let maximumEventSize: Int
     /// The last event ID a previous connection ended with, if any.
@@ -31,6 +31,7 @@ public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where 
     ///   - maximumEventSize: the longest line and the largest event data accepted, in bytes.
     ///   - lastEventID: the last event ID a previous connection ended with, so that events carry it until the
     ///     stream sets another.
+    @inlinable
     public init(
         _ base: Base,
         maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize,
@@ -42,6 +43,7 @@ public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where 
     }
 
     /// Starts reading the base.
+    @inlinable
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(
             base: base.makeAsyncIterator(),
@@ -51,10 +53,11 @@ public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where 
 
     /// Reads the events of one pass over the base.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        private var base: Base.AsyncIterator
-        private var parser: ServerSentEventParser
-        private var phase = ChunkReadingPhase.reading
+        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline var parser: ServerSentEventParser
+        @usableFromInline var phase = ChunkReadingPhase.reading
 
+        @inlinable
         init(base: Base.AsyncIterator, parser: ServerSentEventParser) {
             self.base = base
             self.parser = parser
@@ -66,25 +69,41 @@ public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where 
         public var reconnectionTime: Duration? { parser.reconnectionTime }
 
         /// The next event, or `nil` at the end.
+        @inlinable
         public mutating func next() async throws -> ServerSentEvent? {
             try await next(isolation: nil)
         }
 
         /// The next event, or `nil` at the end, awaiting the base on the caller's actor.
+        @inlinable @inline(__always)
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> ServerSentEvent? {
-            do {
-                while phase != .done {
+            // Events already received come out without an await; the base is awaited only for the next chunk.
+            while phase != .done {
+                do {
                     if let event = try parser.nextEvent() { return event }
-                    if phase == .draining {
-                        phase = .done
-                    } else if let chunk = try await base.next(isolation: actor) {
-                        parser.push(chunk)
-                    } else {
-                        parser.finish()
-                        phase = .draining
-                    }
+                } catch {
+                    phase = .done
+                    throw error
                 }
-                return nil
+                try await receive(isolation: actor)
+            }
+            return nil
+        }
+
+        /// Hands the parser the base's next chunk, or marks the end.
+        @inlinable
+        mutating func receive(isolation actor: isolated (any Actor)?) async throws(any Error) {
+            if phase == .draining {
+                phase = .done
+                return
+            }
+            do {
+                if let chunk = try await base.next(isolation: actor) {
+                    parser.push(chunk)
+                } else {
+                    parser.finish()
+                    phase = .draining
+                }
             } catch {
                 phase = .done
                 throw error
