@@ -216,6 +216,7 @@ public struct ServerSentEventParser: Sendable {
     }
 
     /// Applies one line (without its line end) to the block; true when a blank line dispatched an event.
+    @inline(__always)
     private mutating func interpret(_ line: UnsafeBufferPointer<UInt8>) throws(StreamingError) -> Bool {
         guard let first = line.first else { return dispatch() }
         if first == Self.colon { return false }
@@ -270,6 +271,7 @@ public struct ServerSentEventParser: Sendable {
     }
 
     /// Closes the block at a blank line: puts its event in `dispatched` unless its data buffer is empty.
+    @inline(__always)
     private mutating func dispatch() -> Bool {
         lastEventID = idBuffer
         guard dataLines > 0 else {
