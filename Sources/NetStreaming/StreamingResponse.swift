@@ -9,8 +9,9 @@ import NetCore
 /// async step, and stay on the caller's actor.
 ///
 /// The body can be iterated once, through one view: pick one and read it to the end (or stop early). A second
-/// pass, or a second view, sees only what the first left, usually nothing. Breaking out of the loop or
-/// cancelling the surrounding task cancels the transfer.
+/// pass, or a second view, sees only what the first left, usually nothing. Cancelling the surrounding task
+/// ends the view and lets the transport cancel the transfer; breaking out of the loop does so once the response
+/// and its views are released (the response holds the body).
 ///
 /// ```swift
 /// let response = try await manager.stream(PlayerSearchRequest(query: "Bobr"), accessToken: nil)
