@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore"], swiftSettings: strictSwift),
         .testTarget(name: "NetTransportTests", dependencies: ["NetTransport", "LoopbackServer"], swiftSettings: strictSwift),
         .testTarget(name: "NetAuthTests", dependencies: ["NetAuth", "NetTransport"], swiftSettings: strictSwift),
-        .testTarget(name: "NetStreamingTests", dependencies: ["NetStreaming"], swiftSettings: strictSwift),
+        .testTarget(name: "NetStreamingTests", dependencies: ["NetStreaming", "NetCore"], swiftSettings: strictSwift),
         .testTarget(name: "NetKitTests", dependencies: ["NetKit", "LoopbackServer"], swiftSettings: strictSwift),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"], swiftSettings: strictSwift),
     ]

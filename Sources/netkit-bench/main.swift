@@ -1,6 +1,6 @@
 // netkit-bench: NetKit against its baselines, in the same run, on loopback.
 //
-//   swift run -c release netkit-bench [refresh|overhead|all] [rounds]
+//   swift run -c release netkit-bench [refresh|overhead|parsers|all] [rounds]
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -140,4 +140,5 @@ func overheadCase() async throws {
 print("netkit-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, server \(server.baseURL.absoluteString)\n")
 if selected == "refresh" || selected == "all" { try await refreshCase() }
 if selected == "overhead" || selected == "all" { try await overheadCase() }
+if selected == "parsers" || selected == "all" { try await parsersCase(rounds: max(5, rounds / 3)) }
 if let peak = peakResidentMiB() { print("peak RSS of the process: \(format(peak, 1)) MiB") }
