@@ -25,13 +25,7 @@ public struct SessionProtocolTransport: HTTPTransport {
         switch request.payload {
         case .empty: break
         case .data(let data): head.httpBody = data
-        case .stream(let upload):
-            guard let stream = upload.take() else { throw NetworkError.uploadStreamConsumed }
-            head.httpBodyStream = stream
-        case .source(let source):
-            guard let stream = try? UploadReaderInputStream(source: source) else { throw NetworkError.uploadStreamConsumed }
-            StreamedBodyFraming.apply(length: source.length, to: &head)
-            head.httpBodyStream = stream
+        case .stream, .source: try head.attachStreamedBody(of: request.payload)
         }
         let (data, response) = try await session.data(for: head)
         guard let http = response as? HTTPURLResponse else { throw NetworkError.invalidResponse }

@@ -12,15 +12,15 @@ import Synchronization
 ///
 /// The reader's cancellation cancels the producer, which cancels the byte stream; so does dropping the
 /// chunker unread.
-final class ByteStreamChunker: Sendable {
+package final class ByteStreamChunker: Sendable {
     /// The most bytes buffered for the reader before the producer waits, unless told otherwise.
-    static let defaultHighWaterMark = 64 * 1024
+    package static let defaultHighWaterMark = 64 * 1024
 
     private let channel: Channel
     private let source: AsyncThrowingStream<UInt8, any Error>
 
     /// Chunks `source`, buffering at most `highWaterMark` bytes for the reader.
-    init(_ source: AsyncThrowingStream<UInt8, any Error>, highWaterMark: Int = ByteStreamChunker.defaultHighWaterMark) {
+    package init(_ source: AsyncThrowingStream<UInt8, any Error>, highWaterMark: Int = ByteStreamChunker.defaultHighWaterMark) {
         precondition(highWaterMark > 0, "highWaterMark must be positive")
         self.source = source
         self.channel = Channel(highWaterMark: highWaterMark)
@@ -31,7 +31,7 @@ final class ByteStreamChunker: Sendable {
     }
 
     /// The bytes that arrived since the last read (at least one), or `nil` at the end of the stream.
-    func next() async throws -> Data? {
+    package func next() async throws -> Data? {
         if channel.claimStart() {
             let channel = self.channel
             let source = self.source

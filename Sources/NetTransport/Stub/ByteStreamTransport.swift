@@ -1,0 +1,34 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NetCore
+
+/// A transport over any ``URLSessionStreamingProtocol``: the bridge that keeps EKNetwork's `streamingSession:`
+/// argument working for mocks. The mock's bytes are gathered into chunks of whatever has arrived.
+public struct ByteStreamTransport: HTTPTransport {
+    /// The session requests go through.
+    public let session: any URLSessionStreamingProtocol
+
+    /// Wraps `session`.
+    public init(session: any URLSessionStreamingProtocol) {
+        self.session = session
+    }
+
+    /// Starts `request` with `byteStream(for:)`.
+    /// - Throws: ``StreamingError/invalidResponse`` when the session answers with something that is not HTTP.
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        var head = request.head
+        switch request.payload {
+        case .empty: break
+        case .data(let data): head.httpBody = data
+        case .stream, .source: try head.attachStreamedBody(of: request.payload)
+        }
+        let (bytes, response) = try await session.byteStream(for: head)
+        guard let http = response as? HTTPURLResponse else { throw StreamingError.invalidResponse }
+        // Whatever has arrived is handed over as one chunk: a reader that waits gets each byte at once.
+        let chunker = ByteStreamChunker(bytes)
+        let chunks = AsyncThrowingStream<Data, any Error>(unfolding: { try await chunker.next() })
+        return TransportResponse(head: http, body: ResponseBody(chunks))
+    }
+}
