@@ -16,7 +16,7 @@ import Synchronization
 /// closure; 401s from concurrent requests share one token refresh; only transient failures are retried by
 /// default; a `URLSession` passed as `session` lends its configuration to a session NetKit owns, so that
 /// progress, streaming and cancellation work on Linux too.
-public final class NetworkManager: NetworkManaging, Sendable {
+public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     private struct Settings {
         var refresher: TokenRefresherReference?
         var coordinator: TokenRefreshCoordinator?
@@ -41,10 +41,13 @@ public final class NetworkManager: NetworkManaging, Sendable {
     /// ``HoldTheLine/withLineHeld(_:)``, and during token refreshes when ``holdsRequestsDuringRefresh`` is on.
     public let requestLine = HoldTheLine()
     private let transport: any HTTPTransport
+    /// Where `stream` goes: the same transport, unless `session:` was a mock that cannot stream.
+    private let streamingTransport: any HTTPTransport
     private let settings: Mutex<Settings>
 
-    /// Creates a manager that sends through `transport`, with `middlewares` around it (outermost first).
-    public init(
+    /// Creates a manager that sends (and streams) through `transport`, with `middlewares` around it (outermost
+    /// first).
+    public convenience init(
         baseURL: @escaping @Sendable () -> URL,
         transport: any HTTPTransport,
         middlewares: [any Middleware] = [],
@@ -53,8 +56,32 @@ public final class NetworkManager: NetworkManaging, Sendable {
         responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil,
         tokenRefreshPolicy: TokenRefreshPolicy = TokenRefreshPolicy()
     ) {
+        self.init(
+            baseURL: baseURL,
+            transport: transport,
+            streamingTransport: transport,
+            middlewares: middlewares,
+            loggerSubsystem: loggerSubsystem,
+            userAgentConfiguration: userAgentConfiguration,
+            responseDecoderProvider: responseDecoderProvider,
+            tokenRefreshPolicy: tokenRefreshPolicy
+        )
+    }
+
+    /// Creates a manager that sends through `transport` and streams through `streamingTransport`.
+    public init(
+        baseURL: @escaping @Sendable () -> URL,
+        transport: any HTTPTransport,
+        streamingTransport: any HTTPTransport,
+        middlewares: [any Middleware] = [],
+        loggerSubsystem: String = NetworkLogger.placeholderSubsystem,
+        userAgentConfiguration: UserAgentConfiguration? = nil,
+        responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil,
+        tokenRefreshPolicy: TokenRefreshPolicy = TokenRefreshPolicy()
+    ) {
         self.baseURL = baseURL
         self.transport = middlewares.isEmpty ? transport : MiddlewareChain(middlewares, transport: transport)
+        self.streamingTransport = middlewares.isEmpty ? streamingTransport : MiddlewareChain(middlewares, transport: streamingTransport)
         var settings = Settings(
             refreshPolicy: tokenRefreshPolicy,
             responseDecoderProvider: responseDecoderProvider,
@@ -64,18 +91,27 @@ public final class NetworkManager: NetworkManaging, Sendable {
         self.settings = Mutex(settings)
     }
 
-    /// EKNetwork's initializer. A `URLSession` lends its configuration to a ``URLSessionTransport``; any
-    /// other ``URLSessionProtocol`` (a mock) is called as it is.
+    /// EKNetwork's initializer.
+    ///
+    /// A `URLSession` passed as `session` lends its configuration and its delegate's challenge handling to a
+    /// ``URLSessionTransport`` that NetKit owns, which both sends and streams; any other ``URLSessionProtocol``
+    /// (a mock) is called as it is by `send`. `stream` goes through `streamingSession` when given (a `URLSession`
+    /// the same way, a mock through ``ByteStreamTransport``), else through the `session`'s transport when it is a
+    /// real session, else through a transport built from `URLSession.shared`'s configuration: never through a
+    /// mock's `data(for:)`.
     public convenience init(
         baseURL: @escaping @Sendable () -> URL,
         session: any URLSessionProtocol = URLSession.shared,
+        streamingSession: (any URLSessionStreamingProtocol)? = nil,
         loggerSubsystem: String = NetworkLogger.placeholderSubsystem,
         userAgentConfiguration: UserAgentConfiguration? = nil,
         responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil
     ) {
+        let (transport, streamingTransport) = Self.transports(session: session, streamingSession: streamingSession)
         self.init(
             baseURL: baseURL,
-            transport: Self.transport(for: session),
+            transport: transport,
+            streamingTransport: streamingTransport,
             loggerSubsystem: loggerSubsystem,
             userAgentConfiguration: userAgentConfiguration,
             responseDecoderProvider: responseDecoderProvider
@@ -86,6 +122,7 @@ public final class NetworkManager: NetworkManaging, Sendable {
     public convenience init(
         baseURL: URL,
         session: any URLSessionProtocol = URLSession.shared,
+        streamingSession: (any URLSessionStreamingProtocol)? = nil,
         loggerSubsystem: String = NetworkLogger.placeholderSubsystem,
         userAgentConfiguration: UserAgentConfiguration? = nil,
         responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil
@@ -93,6 +130,7 @@ public final class NetworkManager: NetworkManaging, Sendable {
         self.init(
             baseURL: { baseURL },
             session: session,
+            streamingSession: streamingSession,
             loggerSubsystem: loggerSubsystem,
             userAgentConfiguration: userAgentConfiguration,
             responseDecoderProvider: responseDecoderProvider
@@ -226,9 +264,43 @@ public final class NetworkManager: NetworkManaging, Sendable {
         return try await executor.response(for: request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
     }
 
+    /// Sends `request` and returns its body as it arrives: NDJSON, server-sent events, chunked output.
+    ///
+    /// The same road as ``send(_:accessToken:)``: base URL, path checks, query, headers, `Authorization`,
+    /// User-Agent, body and plugins. Then, as EKNetwork documents it: on 401, one token refresh and one resend
+    /// before any body byte is handed over (a 401 in the middle of a body is not retried); no `RetryPolicy` and no
+    /// progress; a non-2xx body is drained up to 1 MiB (`errorPayloadLimit`; one byte more is
+    /// ``StreamingError/errorPayloadTooLarge(limitBytes:)``), then becomes the `errorDecoder` result or
+    /// ``HTTPError``. A body cut short by a dropped connection ends its views with an error; breaking out of a
+    /// view's loop or cancelling the task cancels the transfer and closes the connection.
+    /// - Throws: the errors of `send`, and ``StreamingError/invalidResponse`` for a response that is not HTTP.
+    nonisolated(nonsending) public func stream<T: NetworkRequest>(
+        _ request: T,
+        accessToken: (() -> String?)? = nil
+    ) async throws -> StreamingResponse {
+        let (executor, coordinator) = makeExecutor(transport: streamingTransport)
+        return try await executor.stream(request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
+    }
+
+    /// Server-sent events from `request` that stay connected for as long as they are iterated, reconnecting with
+    /// `Last-Event-ID` after the server's `retry` interval (see ``EventSource``). Each connection reads
+    /// `accessToken` afresh on the caller's actor and takes the `stream` road, 401 → refresh included.
+    public func eventSource<T: NetworkRequest & Sendable>(
+        _ request: T,
+        accessToken: (() -> String?)? = nil,
+        policy: EventSourcePolicy = EventSourcePolicy(),
+        isolation: isolated (any Actor)? = #isolation
+    ) -> EventSource {
+        let (executor, coordinator) = makeExecutor(transport: streamingTransport)
+        return executor.eventSource(
+            request, baseURL: baseURL, accessToken: accessToken, credentials: coordinator, policy: policy, isolation: isolation
+        )
+    }
+
     /// The engine with this manager's current settings: the default stack of stages and plugins.
-    func makeExecutor() -> (RequestExecutor, TokenRefreshCoordinator?) {
-        settings.withLock { settings in
+    func makeExecutor(transport: (any HTTPTransport)? = nil) -> (RequestExecutor, TokenRefreshCoordinator?) {
+        let transport = transport ?? self.transport
+        return settings.withLock { settings in
             let executor = RequestExecutor(
                 transport: transport,
                 builder: RequestBuilder(userAgent: settings.userAgent),
@@ -243,10 +315,24 @@ public final class NetworkManager: NetworkManaging, Sendable {
         }
     }
 
-    private static func transport(for session: any URLSessionProtocol) -> any HTTPTransport {
-        if let session = session as? URLSession {
-            return URLSessionTransport(borrowing: session)
+    private static func transports(
+        session: any URLSessionProtocol,
+        streamingSession: (any URLSessionStreamingProtocol)?
+    ) -> (send: any HTTPTransport, stream: any HTTPTransport) {
+        let send: any HTTPTransport = if let session = session as? URLSession {
+            URLSessionTransport(borrowing: session)
+        } else {
+            SessionProtocolTransport(session: session)
         }
-        return SessionProtocolTransport(session: session)
+        switch streamingSession {
+        case let streaming as URLSession where streaming === session as? URLSession:
+            return (send, send)
+        case let streaming as URLSession:
+            return (send, URLSessionTransport(borrowing: streaming))
+        case let streaming?:
+            return (send, ByteStreamTransport(session: streaming))
+        case nil:
+            return (send, session is URLSession ? send : URLSessionTransport(borrowing: URLSession.shared))
+        }
     }
 }

@@ -139,15 +139,29 @@ public struct RequestExecutor: Sendable {
     }
 
     /// Sends `request` and returns its response once the head has arrived, with the body unread: the road of
-    /// `stream()`. The same stages as ``response(for:baseURL:credentials:)`` but no retry policy; a failed
-    /// status is drained (up to ``errorPayloadLimit``) into its error. Plugins' `didFinish` runs when the head
-    /// has arrived.
+    /// `stream()`, with an `accessToken` read on the caller's actor and the `tokenRefresher`'s recovery.
+    nonisolated(nonsending) public func streamingResponse<Request: NetworkRequest>(
+        for request: Request,
+        baseURL: URL,
+        accessToken: (() -> String?)? = nil,
+        credentials: (any CredentialRecovery)? = nil
+    ) async throws -> (response: TransportResponse, metrics: RequestMetrics) {
+        let provider = BearerTokenCredentials(token: CallerIsolated(accessToken), recovery: credentials)
+        return try await streamingResponse(for: request, baseURL: baseURL, credentials: provider)
+    }
+
+    /// Sends `request` and returns its response once the head has arrived, with the body unread: the road of
+    /// `stream()`. The same stages as ``response(for:baseURL:credentials:)`` but no retry policy and no progress;
+    /// a 401 renews the credential once before any body byte is handed over; a failed status is drained (up to
+    /// ``errorPayloadLimit``, one byte more is ``StreamingError/errorPayloadTooLarge(limitBytes:)``) into its
+    /// error. Plugins' `didFinish` runs when the head has arrived.
     nonisolated(nonsending) public func streamingResponse<Request: NetworkRequest>(
         for request: Request,
         baseURL: URL,
         credentials: any CredentialProvider
     ) async throws -> (response: TransportResponse, metrics: RequestMetrics) {
-        let built = try builder.makeRequest(request, baseURL: baseURL)
+        var built = try builder.makeRequest(request, baseURL: baseURL)
+        built.progress = nil
         let state = RequestState(isStreaming: true)
         let plugins = Self.ordered(self.plugins + request.plugins)
         let chain = stages(

@@ -91,7 +91,7 @@ package final class ChunkQueue: Sendable {
     /// The next chunk; `nil` at the clean end.
     /// - Throws: the transport's error, ``StreamingError/bufferLimitExceeded(limitBytes:)``, or
     ///   `CancellationError` when the consuming task is cancelled.
-    package func next() async throws -> Data? {
+    package func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                 let ready: Result<Data?, any Error>? = state.withLock { state in
@@ -122,6 +122,8 @@ package final class ChunkQueue: Sendable {
                 return state.waiter
             }
             waiter?.resume(throwing: CancellationError())
+            // The consumer is gone for good: stop the transfer now rather than when its body is released.
+            abandon()
         }
     }
 

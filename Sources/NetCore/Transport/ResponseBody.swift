@@ -149,7 +149,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
                     chunk = try await iterator.next(isolation: actor)
                     base = .stream(iterator)
                 case .queue(let queue):
-                    chunk = try await queue.next()
+                    chunk = try await queue.next(isolation: actor)
                 case .sequence(var iterator):
                     chunk = try await iterator.next(isolation: actor)
                     base = .sequence(iterator)
@@ -161,8 +161,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
                     return nil
                 }
                 return chunk
-            } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
-                guardian?.reachedEnd()
+            } catch let error where Task.isCancelled && (error is CancellationError || (error as? URLError)?.code == .cancelled) {
+                // The consumer was cancelled: the transfer must stop now, not when the body is released.
+                guardian?.abandon()
                 throw CancellationError()
             } catch {
                 guardian?.reachedEnd()
@@ -229,6 +230,10 @@ final class IterationGuard: Sendable {
 
     func reachedEnd() {
         abandonment.disarm()
+    }
+
+    func abandon() {
+        abandonment.fire()
     }
 
     deinit {

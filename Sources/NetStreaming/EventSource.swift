@@ -1,0 +1,176 @@
+import Foundation
+import NetCore
+
+/// Server-sent events that stay connected for as long as they are iterated (the WHATWG standard's
+/// `EventSource`): when a connection ends — cleanly or not — or fails transiently, the source connects again
+/// after the server's `retry` interval (with backoff and jitter, see ``EventSourcePolicy``), sending
+/// `Last-Event-ID` with the last event ID it saw.
+///
+/// ```swift
+/// for try await event in manager.eventSource(Notifications(), accessToken: { store.token }) {
+///     print(event.event, event.data)
+/// }
+/// ```
+///
+/// How it stops:
+/// - `204 No Content` from the server ends the sequence cleanly (`nil`);
+/// - any other non-2xx status throws, as `send` would (the request's `errorDecoder` result or ``HTTPError``;
+///   ``NetworkError/unauthorized`` after the one token refresh each connection may make);
+/// - a response that is not `text/event-stream` throws ``StreamingError/unexpectedContentType(_:)``;
+/// - more failed attempts in a row than the policy allows throw ``EventSourceError/reconnectLimitReached(attempts:lastError:)``;
+/// - errors that another attempt cannot mend (an invalid request, a failed token refresh, an event larger than
+///   the limit) throw as they are;
+/// - breaking out of the loop, or cancelling the task, closes the connection.
+///
+/// Each connection reads `accessToken` afresh (on the caller's actor) and takes the same road as `send` and
+/// `stream`, 401 → refresh included. Iterate it once.
+public struct EventSource: AsyncSequence, Sendable {
+    /// An event.
+    public typealias Element = ServerSentEvent
+    /// Why the source stopped.
+    public typealias Failure = any Error
+
+    /// Opens one connection that resumes after `lastEventID`.
+    public typealias Connect = @Sendable (_ lastEventID: String?) async throws -> StreamingResponse
+
+    private let connect: Connect
+    /// When to reconnect and when to give up.
+    public let policy: EventSourcePolicy
+    /// The largest event accepted.
+    public let maximumEventSize: Int
+    private let clock: any Clock<Duration>
+    private let randomUnit: @Sendable () -> Double
+
+    /// Creates a source over `connect`, which the manager or the engine supplies.
+    /// - Parameters:
+    ///   - clock: What reconnection waits are slept on (a test can pass one that does not sleep).
+    ///   - randomUnit: A number in `0..<1` for each jittered wait.
+    public init(
+        policy: EventSourcePolicy = EventSourcePolicy(),
+        maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize,
+        clock: any Clock<Duration> = ContinuousClock(),
+        randomUnit: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        connect: @escaping Connect
+    ) {
+        self.policy = policy
+        self.maximumEventSize = maximumEventSize
+        self.clock = clock
+        self.randomUnit = randomUnit
+        self.connect = connect
+    }
+
+    /// Starts iterating: the first connection is made by the first `next()`.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(source: self)
+    }
+
+    /// Iterates an ``EventSource``, connecting and reconnecting as needed.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        private let source: EventSource
+        private var events: ServerSentEventSequence<ResponseBody>.AsyncIterator?
+        private var failures = 0
+        private var lastError: (any Error)?
+        private var deliveredOnThisConnection = false
+        private var finished = false
+
+        /// The last event ID seen, sent as `Last-Event-ID` when reconnecting.
+        public private(set) var lastEventID: String?
+        /// The server's last valid `retry`, if any.
+        public private(set) var reconnectionTime: Duration?
+        /// How many connections have been opened so far.
+        public private(set) var connections = 0
+
+        init(source: EventSource) {
+            self.source = source
+        }
+
+        /// The next event, connecting or reconnecting first if needed.
+        public mutating func next() async throws -> ServerSentEvent? {
+            try await next(isolation: nil)
+        }
+
+        /// The next event, staying on the caller's actor between network waits.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> ServerSentEvent? {
+            while !finished {
+                if events == nil {
+                    if connections > 0 { try await waitBeforeReconnecting(isolation: actor) }
+                    do {
+                        guard try await open(isolation: actor) else {
+                            finished = true
+                            return nil
+                        }
+                    } catch {
+                        try checkRecoverable(error)
+                        failures += 1
+                        lastError = error
+                        continue
+                    }
+                }
+                do {
+                    if let event = try await events?.next(isolation: actor) {
+                        deliveredOnThisConnection = true
+                        failures = 0
+                        lastEventID = events?.lastEventID
+                        return event
+                    }
+                    endConnection()
+                    // A server that closes at once, again and again, is failing too.
+                    if !deliveredOnThisConnection {
+                        failures += 1
+                        lastError = URLError(.zeroByteResource)
+                    }
+                } catch {
+                    endConnection()
+                    try checkRecoverable(error)
+                    if !deliveredOnThisConnection { failures += 1 }
+                    lastError = error
+                }
+            }
+            return nil
+        }
+
+        /// Keeps what the finished connection taught (its last event ID and `retry`) and lets it go.
+        private mutating func endConnection() {
+            if let events {
+                lastEventID = events.lastEventID
+                reconnectionTime = events.reconnectionTime ?? reconnectionTime
+            }
+            events = nil
+        }
+
+        private mutating func waitBeforeReconnecting(isolation actor: isolated (any Actor)?) async throws {
+            guard source.policy.allowsAttempt(afterFailures: failures) else {
+                finished = true
+                throw EventSourceError.reconnectLimitReached(attempts: failures, lastError: lastError ?? URLError(.unknown))
+            }
+            let wait = source.policy.delay(afterFailures: failures, serverRetry: reconnectionTime, randomUnit: source.randomUnit())
+            try await source.clock.sleep(for: wait)
+        }
+
+        /// Connects; `false` when the server said 204.
+        private mutating func open(isolation actor: isolated (any Actor)?) async throws -> Bool {
+            deliveredOnThisConnection = false
+            connections += 1
+            let response = try await source.connect(lastEventID)
+            if response.statusCode == 204 { return false }
+            let contentType = response.headers.first { $0.key.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value
+            guard let contentType, Self.isEventStream(contentType) else {
+                throw StreamingError.unexpectedContentType(contentType)
+            }
+            events = ServerSentEventSequence(response.chunks, maximumEventSize: source.maximumEventSize, lastEventID: lastEventID)
+                .makeAsyncIterator()
+            return true
+        }
+
+        /// Throws errors another connection cannot mend; transient transport failures pass.
+        private func checkRecoverable(_ error: any Error) throws {
+            if error is CancellationError || Task.isCancelled { throw CancellationError() }
+            if let urlError = error as? URLError, RetryPolicy.isTransient(urlError) { return }
+            throw error
+        }
+
+        private static func isEventStream(_ contentType: String) -> Bool {
+            contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream"
+        }
+    }
+}

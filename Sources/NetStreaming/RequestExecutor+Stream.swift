@@ -1,0 +1,54 @@
+import Foundation
+import NetCore
+
+extension RequestExecutor {
+    /// Sends `request` and returns its body as it arrives: EKNetwork's `stream(_:accessToken:)` on the engine,
+    /// for users of NetCore + NetTransport + NetStreaming without `NetworkManager`.
+    ///
+    /// The same road as `send` — base URL, path checks, query, headers, `Authorization`, User-Agent, body, plugins —
+    /// then: on 401, one credential renewal and one resend before any body byte is handed over; no retry policy
+    /// and no progress; a non-2xx body drained up to ``errorPayloadLimit`` (1 MiB by default; one byte more is
+    /// ``StreamingError/errorPayloadTooLarge(limitBytes:)``), then the request's `errorDecoder` result or
+    /// ``HTTPError``.
+    /// - Throws: the errors of `send`, ``StreamingError/invalidResponse`` for a response that is not HTTP.
+    nonisolated(nonsending) public func stream<Request: NetworkRequest>(
+        _ request: Request,
+        baseURL: URL,
+        accessToken: (() -> String?)? = nil,
+        credentials: (any CredentialRecovery)? = nil
+    ) async throws -> StreamingResponse {
+        do {
+            let (response, _) = try await streamingResponse(for: request, baseURL: baseURL, accessToken: accessToken, credentials: credentials)
+            return StreamingResponse(statusCode: response.statusCode, headers: response.head.stringHeaders, body: response.body)
+        } catch NetworkError.invalidResponse {
+            throw StreamingError.invalidResponse
+        }
+    }
+}
+
+extension RequestExecutor {
+    /// Server-sent events from `request` that reconnect as the WHATWG standard's event source does; see
+    /// ``EventSource``. Each connection reads `accessToken` afresh on the caller's actor and takes the same road
+    /// as ``stream(_:baseURL:accessToken:credentials:)``, with `Accept: text/event-stream` and `Last-Event-ID`.
+    public func eventSource<Request: NetworkRequest & Sendable>(
+        _ request: Request,
+        baseURL: @escaping @Sendable () -> URL,
+        accessToken: (() -> String?)? = nil,
+        credentials: (any CredentialRecovery)? = nil,
+        policy: EventSourcePolicy = EventSourcePolicy(),
+        isolation: isolated (any Actor)? = #isolation
+    ) -> EventSource {
+        let provider = BearerTokenCredentials(token: CallerIsolated(accessToken, isolation: isolation), recovery: credentials)
+        let executor = self
+        return EventSource(policy: policy, clock: clock, randomUnit: randomUnit) { lastEventID in
+            var connection = executor
+            connection.plugins.append(EventStreamHeaders(lastEventID: lastEventID))
+            do {
+                let (response, _) = try await connection.streamingResponse(for: request, baseURL: baseURL(), credentials: provider)
+                return StreamingResponse(statusCode: response.statusCode, headers: response.head.stringHeaders, body: response.body)
+            } catch NetworkError.invalidResponse {
+                throw StreamingError.invalidResponse
+            }
+        }
+    }
+}
