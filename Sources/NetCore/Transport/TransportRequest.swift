@@ -14,6 +14,11 @@ public struct TransportRequest: Sendable {
     public var payload: RequestPayload
     /// Where the transport reports transfer progress, if anyone listens.
     public var progress: NetworkProgress?
+    /// Set when the caller collects the response body whole and keeps at most these many bytes of it (`send`
+    /// sets it; `stream` does not). A transport may then hand over the body complete, in memory, when the
+    /// transfer ends, rather than stream it: cheaper when the caller would only gather the chunks again.
+    /// `nil` (the default): the body is read as it arrives.
+    public var wholeBody: WholeBodyLimits?
 
     /// Creates a request from a head, a payload and an optional progress observer.
     public init(head: URLRequest, payload: RequestPayload = .empty, progress: NetworkProgress? = nil) {

@@ -10,19 +10,18 @@ import Synchronization
 /// Session-level, not per-task: on Linux a task delegate gets no data or completion callbacks, and the
 /// session delegate's `didReceive data` is the only way to see a body as it arrives.
 ///
-/// `@unchecked Sendable` because `NSObject` is not `Sendable`; the class's mutable state is `transfers`, a
-/// `Mutex`, so every access from URLSession's delegate queue and from the transport is serialised by that lock.
-/// `challengeHandler` is immutable and only ever called from URLSession's delegate queue, exactly as the session
-/// it was borrowed from would have called it.
+/// On Linux its callbacks run inline on URLSession's work queue (``InlineDelegateQueue``): none of them calls back
+/// into URLSession synchronously or blocks; authentication challenges are answered from ``challengeQueue``.
+///
+/// `@unchecked Sendable` because `NSObject` is not `Sendable`; the class's mutable state is `state`, a
+/// `Mutex`, so every access from URLSession's queues and from the transport is serialised by that lock.
+/// `challengeHandler` is immutable and only ever called from ``challengeQueue``, a serial queue, one challenge at
+/// a time as the session it was borrowed from would have called it.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    /// One task's waiter and body stream.
+    /// One task's waiter and the road its body takes.
     struct Transfer {
         var head: CheckedContinuation<TransportResponse, any Error>?
-        /// Where the body's chunks go; bounded, so a consumer that falls behind fails loudly.
-        let body: ResponseBody.Writer
-        /// Handed out with the head and then forgotten: once the consumer stops early or goes away, the
-        /// body's abandonment cancels the task.
-        var unreadBody: ResponseBody?
+        var delivery: Delivery
         let progress: NetworkProgress?
         let uploadLength: Int64?
         let reportsDownload: Bool
@@ -37,10 +36,34 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let completed: (@Sendable () -> Void)?
     }
 
-    private let transfers = Mutex<[Int: Transfer]>([:])
+    /// How a task's body reaches the caller.
+    enum Delivery {
+        /// As it arrives, handed out with the head: chunks go to `writer`, a bounded buffer, so a consumer that
+        /// falls behind fails loudly. `unread` is handed out with the head and then forgotten: once the consumer
+        /// stops early or goes away, the body's abandonment cancels the task.
+        case streamed(writer: ResponseBody.Writer, unread: ResponseBody?)
+        /// Gathered here (in ``State/gathered``) and handed out complete with the head when the transfer ends,
+        /// at most the limit for the head's status + 1 bytes (``TransportRequest/wholeBody``). `head` is the
+        /// response head once it has arrived; `delivered` once the response has been handed out early because
+        /// the body grew past its limit.
+        case whole(WholeBodyLimits, head: HTTPURLResponse?, delivered: Bool)
+    }
+
+    /// Every task's transfer, and the bodies gathered for whole deliveries (apart, so that appending to one never
+    /// copies it).
+    struct State {
+        var transfers: [Int: Transfer] = [:]
+        var gathered: [Int: Data] = [:]
+    }
+
+    private let state = Mutex(State())
     /// The delegate of a session the transport was built from: authentication challenges (certificate pinning,
     /// client certificates, HTTP authentication) still go to it.
     private let challengeHandler: (any URLSessionDelegate)?
+    /// Where challenges are answered: off URLSession's work queue, because FoundationNetworking suspends and
+    /// resumes the task (waiting on that queue) when it is given a credential, and a borrowed delegate may answer
+    /// at once or block.
+    private let challengeQueue = DispatchQueue(label: "NetKit.URLSessionTransport.challenges")
 
     init(challengeHandler: (any URLSessionDelegate)? = nil) {
         self.challengeHandler = challengeHandler
@@ -49,6 +72,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func urlSession(
         _ session: URLSession,
         didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        challengeQueue.async { self.answerSessionChallenge(challenge, in: session, completionHandler: completionHandler) }
+    }
+
+    private func answerSessionChallenge(
+        _ challenge: URLAuthenticationChallenge,
+        in session: URLSession,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         let answer = Self.resolvingDefaultHandling(completionHandler, for: challenge, in: session)
@@ -68,17 +99,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        guard let handler = challengeHandler as? any URLSessionTaskDelegate else {
-            return urlSession(session, didReceive: challenge, completionHandler: completionHandler)
+        challengeQueue.async {
+            guard let handler = self.challengeHandler as? any URLSessionTaskDelegate else {
+                return self.answerSessionChallenge(challenge, in: session, completionHandler: completionHandler)
+            }
+            let answer = Self.resolvingDefaultHandling(completionHandler, for: challenge, in: session)
+            #if canImport(FoundationNetworking)
+            handler.urlSession(session, task: task, didReceive: challenge, completionHandler: answer)
+            #else
+            if handler.urlSession?(session, task: task, didReceive: challenge, completionHandler: answer) == nil {
+                self.answerSessionChallenge(challenge, in: session, completionHandler: completionHandler)
+            }
+            #endif
         }
-        let answer = Self.resolvingDefaultHandling(completionHandler, for: challenge, in: session)
-        #if canImport(FoundationNetworking)
-        handler.urlSession(session, task: task, didReceive: challenge, completionHandler: answer)
-        #else
-        if handler.urlSession?(session, task: task, didReceive: challenge, completionHandler: answer) == nil {
-            urlSession(session, didReceive: challenge, completionHandler: completionHandler)
-        }
-        #endif
     }
 
     /// On Linux, answering an HTTP authentication challenge with `.performDefaultHandling` leaves the task
@@ -103,7 +136,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     /// Registers a task before it is resumed, so no callback can arrive for an unknown task.
     func register(_ task: URLSessionTask, transfer: Transfer) {
-        transfers.withLock { $0[task.taskIdentifier] = transfer }
+        state.withLock { $0.transfers[task.taskIdentifier] = transfer }
     }
 
     func urlSession(
@@ -115,44 +148,101 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         defer { completionHandler(.allow) }
         guard let http = response as? HTTPURLResponse else {
             resumeHead(of: dataTask, with: .failure(NetworkError.invalidResponse))
-            dataTask.cancel()
+            // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
+            DispatchQueue.global().async { dataTask.cancel() }
             return
         }
         // libcurl passes the interim 100 Continue on to the delegate; the real head follows.
         guard http.statusCode >= 200 else { return }
-        let response: TransportResponse? = transfers.withLock { transfers in
-            guard var transfer = transfers[dataTask.taskIdentifier], let body = transfer.unreadBody else { return nil }
+        let id = dataTask.taskIdentifier
+        let response: TransportResponse? = state.withLock { state in
+            guard var transfer = state.transfers[id] else { return nil }
             if http.statusCode == 401, awaitsChallenge(after: http) {
                 transfer.challengedHead = (http, Data())
-                transfers[dataTask.taskIdentifier] = transfer
+                state.transfers[id] = transfer
                 return nil
             }
             transfer.challengedHead = nil
             transfer.expected = http.expectedContentLength
-            transfer.unreadBody = nil
-            transfers[dataTask.taskIdentifier] = transfer
-            return TransportResponse(head: http, body: body)
+            var handedOut: TransportResponse?
+            switch transfer.delivery {
+            case .streamed(let writer, let unread?):
+                transfer.delivery = .streamed(writer: writer, unread: nil)
+                handedOut = TransportResponse(head: http, body: unread)
+            case .streamed:
+                break
+            case .whole(let limits, _, let delivered):
+                transfer.delivery = .whole(limits, head: http, delivered: delivered)
+                // Only what the caller keeps is reserved: a lying Content-Length cannot make the transport allocate.
+                let limit = limits.limit(forStatus: http.statusCode)
+                let reserved = min(http.expectedContentLength, Int64(min(limit, ResponseBody.maximumUpfrontReservation)))
+                var gathered = Data()
+                if reserved > 0 { gathered.reserveCapacity(Int(reserved)) }
+                state.gathered[id] = gathered
+            }
+            state.transfers[id] = transfer
+            return handedOut
         }
         if let response { resumeHead(of: dataTask, with: .success(response)) }
     }
 
+    /// What a chunk leads to, decided under the lock and done outside it.
+    private enum ChunkStep {
+        case stream(ResponseBody.Writer)
+        case gathered
+        /// The whole body grew past its limit: hand the response out now and stop the transfer.
+        case cut(CheckedContinuation<TransportResponse, any Error>?, TransportResponse)
+        case ignore
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let update: (ResponseBody.Writer, NetworkProgress?, Int64, Int64)? = transfers.withLock { transfers in
-            guard var transfer = transfers[dataTask.taskIdentifier] else { return nil }
+        let id = dataTask.taskIdentifier
+        let (step, progress): (ChunkStep, (NetworkProgress, Int64, Int64)?) = state.withLock { state in
+            guard var transfer = state.transfers[id] else { return (.ignore, nil) }
             if var challenged = transfer.challengedHead {
                 challenged.body.append(data.prefix(Self.challengedBodyLimit - challenged.body.count))
                 transfer.challengedHead = challenged
-                transfers[dataTask.taskIdentifier] = transfer
-                return nil
+                state.transfers[id] = transfer
+                return (.ignore, nil)
             }
             transfer.received += Int64(data.count)
-            transfers[dataTask.taskIdentifier] = transfer
-            return (transfer.body, transfer.reportsDownload ? transfer.progress : nil, transfer.received, transfer.expected)
+            let progress = transfer.reportsDownload ? transfer.progress.map { ($0, transfer.received, transfer.expected) } : nil
+            let step: ChunkStep
+            switch transfer.delivery {
+            case .streamed(let writer, _):
+                step = .stream(writer)
+            case .whole(_, _, true), .whole(_, nil, _):
+                step = .ignore
+            case .whole(let limits, let head?, false):
+                let limit = limits.limit(forStatus: head.statusCode)
+                // In place: the gathered body is the dictionary's only reference, so appending never copies it.
+                let room = limit + 1 - (state.gathered[id]?.count ?? 0)
+                state.gathered[id, default: Data()].append(data.prefix(max(0, room)))
+                if data.count < room {
+                    step = .gathered
+                } else {
+                    // Past the limit: the caller keeps no more, so neither does the transfer.
+                    transfer.delivery = .whole(limits, head: head, delivered: true)
+                    let body = state.gathered.removeValue(forKey: id) ?? Data()
+                    step = .cut(transfer.head, TransportResponse(head: head, body: ResponseBody(data: body)))
+                    transfer.head = nil
+                }
+            }
+            state.transfers[id] = transfer
+            return (step, progress)
         }
-        guard let (body, progress, received, expected) = update else { return }
         // Outside the lock: handing a chunk over may resume the consumer, and a refusal cancels the task.
-        body.yield(data)
-        progress?.report(completed: received, of: expected)
+        switch step {
+        case .stream(let writer):
+            writer.yield(data)
+        case .cut(let waiter, let response):
+            waiter?.resume(returning: response)
+            // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
+            DispatchQueue.global().async { dataTask.cancel() }
+        case .gathered, .ignore:
+            break
+        }
+        if let (progress, received, expected) = progress { progress.report(completed: received, of: expected) }
     }
 
     func urlSession(
@@ -162,8 +252,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        let target: (NetworkProgress, Int64)? = transfers.withLock { transfers in
-            guard let transfer = transfers[task.taskIdentifier], let progress = transfer.progress,
+        let target: (NetworkProgress, Int64)? = state.withLock { state in
+            guard let transfer = state.transfers[task.taskIdentifier], let progress = transfer.progress,
                   !transfer.reportsDownload
             else { return nil }
             // Streamed bodies report 0 as expected total on Linux; the payload knows its own length.
@@ -179,28 +269,46 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let origin = transfers.withLock { $0[task.taskIdentifier]?.origin }
+        let origin = state.withLock { $0.transfers[task.taskIdentifier]?.origin }
         completionHandler(RedirectPolicy.request(request, redirectedFrom: origin))
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        let id = task.taskIdentifier
+        let ended: (Transfer, Data?)? = state.withLock { state in
+            guard let transfer = state.transfers.removeValue(forKey: id) else { return nil }
+            return (transfer, state.gathered.removeValue(forKey: id))
+        }
+        guard let (transfer, gathered) = ended else { return }
         transfer.completed?()
         if let waiter = transfer.head, let (head, body) = transfer.challengedHead {
             // The borrowed delegate declined the challenge (or it failed again): the 401 is the answer.
-            transfer.body.finish()
+            if case .streamed(let writer, _) = transfer.delivery { writer.finish() }
             waiter.resume(returning: TransportResponse(head: head, body: ResponseBody(data: body)))
             return
         }
-        if let waiter = transfer.head {
-            waiter.resume(throwing: error ?? URLError(.badServerResponse))
-        }
-        // A body shorter than its Content-Length arrives here as an error (libcurl and Apple's stack both
-        // check); counting bytes here would misjudge HEAD responses and decompressed bodies.
-        if let error {
-            transfer.body.finish(throwing: Self.bodyError(error, afterHead: transfer.head == nil))
-        } else {
-            transfer.body.finish()
+        switch transfer.delivery {
+        case .streamed(let writer, _):
+            if let waiter = transfer.head {
+                waiter.resume(throwing: error ?? URLError(.badServerResponse))
+            }
+            // A body shorter than its Content-Length arrives here as an error (libcurl and Apple's stack both
+            // check); counting bytes here would misjudge HEAD responses and decompressed bodies.
+            if let error {
+                writer.finish(throwing: Self.bodyError(error, afterHead: transfer.head == nil))
+            } else {
+                writer.finish()
+            }
+        case .whole(_, let head, _):
+            // Handed out already when the body was cut at its limit (this is the cancellation that followed).
+            guard let waiter = transfer.head else { return }
+            if let error {
+                waiter.resume(throwing: Self.bodyError(error, afterHead: head != nil))
+            } else if let head {
+                waiter.resume(returning: TransportResponse(head: head, body: ResponseBody(data: gathered ?? Data())))
+            } else {
+                waiter.resume(throwing: URLError(.badServerResponse))
+            }
         }
     }
 
@@ -232,9 +340,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     private func resumeHead(of task: URLSessionTask, with result: Result<TransportResponse, any Error>) {
-        let waiter = transfers.withLock { transfers -> CheckedContinuation<TransportResponse, any Error>? in
-            let waiter = transfers[task.taskIdentifier]?.head
-            transfers[task.taskIdentifier]?.head = nil
+        let waiter = state.withLock { state -> CheckedContinuation<TransportResponse, any Error>? in
+            let waiter = state.transfers[task.taskIdentifier]?.head
+            state.transfers[task.taskIdentifier]?.head = nil
             return waiter
         }
         waiter?.resume(with: result)

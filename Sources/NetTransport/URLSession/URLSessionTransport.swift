@@ -10,7 +10,8 @@ import NetMultipart
 /// It returns as soon as the response head arrives and streams the body as libcurl (or Apple's stack)
 /// delivers it, reports upload progress (download progress for requests without a body), cancels the
 /// network task when the calling task is cancelled or the body is dropped, and strips credentials from
-/// redirects that leave the origin.
+/// redirects that leave the origin. A body the caller collects whole (``TransportRequest/wholeBody``, set by
+/// `send`) is gathered by the delegate and handed out complete, within its limit, when the transfer ends.
 ///
 /// ```swift
 /// let transport = URLSessionTransport()
@@ -47,7 +48,17 @@ public actor URLSessionTransport: HTTPTransport {
         self.bufferLimit = max(1, bufferLimit)
         let delegate = SessionDelegate(challengeHandler: challengeHandler)
         self.delegate = delegate
-        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: Self.makeDelegateQueue())
+    }
+
+    /// On Linux, callbacks run inline on URLSession's work queue (see ``InlineDelegateQueue``: a thread hand-off per
+    /// callback cost 30% of the throughput with many requests in flight); elsewhere the session's own serial queue.
+    private static func makeDelegateQueue() -> OperationQueue? {
+        #if canImport(FoundationNetworking)
+        InlineDelegateQueue()
+        #else
+        nil
+        #endif
     }
 
     deinit {
@@ -55,20 +66,33 @@ public actor URLSessionTransport: HTTPTransport {
         session.finishTasksAndInvalidate()
     }
 
-    /// Sends `request`; returns when the response head has arrived.
+    /// Sends `request`; returns when the response head has arrived, with the body streaming in.
+    ///
+    /// A request whose ``TransportRequest/wholeBody`` is set (`send` sets it) returns when the transfer has ended
+    /// instead, with the body complete in memory: at most the limit for its status + 1 bytes are kept (then the
+    /// transfer is cancelled and the response handed out as it stands, so the caller sees a body too long for
+    /// it), and a body cut short throws here. Progress, cancellation, redirects and authentication challenges
+    /// behave the same on both roads.
     /// - Throws: `CancellationError` when the calling task is cancelled, otherwise the `URLError` of the
-    ///   transfer.
+    ///   transfer (`networkConnectionLost` for a connection that closed mid-body).
     ///
     /// `nonisolated`: the session and delegate never change, so a request need not hop onto the actor.
     public nonisolated func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         let (task, upload) = try makeTask(for: request)
-        // The consumer stopped early or fell too far behind: stop the transfer (and close the body's files).
-        // Not from inside the delegate's callback, where the buffer overflows: on Linux a task cancelled there
-        // completes with -999 but leaves its connection open, the server still sending (measured, Swift 6.3.1).
-        let (body, writer) = ResponseBody.makeBuffered(bufferLimit: bufferLimit) {
-            DispatchQueue.global().async { task.cancel() }
-            upload?.close()
+        let delivery: SessionDelegate.Delivery
+        if let limits = request.wholeBody {
+            delivery = .whole(limits, head: nil, delivered: false)
+        } else {
+            // The consumer stopped early or fell too far behind: stop the transfer (and close the body's files).
+            // Not from inside the delegate's callback, where the buffer overflows: on Linux a task cancelled there
+            // completes with -999 but leaves its connection open, the server still sending (measured, Swift 6.3.1),
+            // and the callback runs on the work queue that cancel() waits for.
+            let (body, writer) = ResponseBody.makeBuffered(bufferLimit: bufferLimit) {
+                DispatchQueue.global().async { task.cancel() }
+                upload?.close()
+            }
+            delivery = .streamed(writer: writer, unread: body)
         }
         let delegate = self.delegate
         let closeUpload: (@Sendable () -> Void)? = if let upload { { upload.close() } } else { nil }
@@ -79,8 +103,7 @@ public actor URLSessionTransport: HTTPTransport {
                 try await withCheckedThrowingContinuation { continuation in
                     delegate.register(task, transfer: SessionDelegate.Transfer(
                         head: continuation,
-                        body: writer,
-                        unreadBody: body,
+                        delivery: delivery,
                         progress: request.progress,
                         uploadLength: request.payload.knownLength,
                         reportsDownload: reportsDownload,
@@ -90,7 +113,9 @@ public actor URLSessionTransport: HTTPTransport {
                     task.resume()
                 }
             } onCancel: {
-                task.cancel()
+                // Not synchronously: the canceller may be running on URLSession's work queue (an observer of
+                // progress is told from there on Linux), which cancel() waits for.
+                DispatchQueue.global().async { task.cancel() }
             }
         } catch {
             // No head, so the transfer is over: the caller must find the body's files closed.

@@ -16,6 +16,11 @@ package struct BodyStage: RequestStage {
     package let state: RequestState
 
     package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
+        var request = request
+        // Tells the transport that the body is gathered here anyway, and how much of it is kept.
+        if case .collect(let responseLimit, let errorLimit) = mode {
+            request.wholeBody = WholeBodyLimits(success: responseLimit, failure: errorLimit)
+        }
         var exchange = try await next(request)
         let response = exchange.response
         let status = response.statusCode
