@@ -1,6 +1,8 @@
 // netkit-bench: NetKit against its baselines, in the same run, on loopback.
 //
-//   swift run -c release netkit-bench [refresh|overhead|parsers|all] [rounds]
+//   swift run -c release netkit-bench [refresh|send|stream|slowconsumer|parsers|all] [rounds] [loopback|nginx]
+//
+// The third argument picks the server of `send` and `stream` (nginx, when installed, is started by the bench).
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -42,6 +44,8 @@ final class Store: TokenRefreshProvider, Sendable {
 
 let arguments = CommandLine.arguments.dropFirst()
 let selected = arguments.first ?? "all"
+if selected == SlowConsumerChild.command { try await SlowConsumerChild.run(Array(arguments.dropFirst())); exit(0) }
+let serverKind = arguments.dropFirst(2).first ?? "loopback"
 let rounds = arguments.dropFirst().first.flatMap(Int.init) ?? 30
 let api = BenchmarkAPI()
 let server = try LoopbackServer { api.handle($0) }
@@ -88,57 +92,10 @@ func refreshCase() async throws {
     print("")
 }
 
-/// Sequential small GETs: NetKit's send against raw URLSession.data(for:) plus the same JSONDecoder.
-func overheadCase() async throws {
-    let count = 500
-    api.expire()
-    let token = api.validToken
-    let manager = NetworkManager(baseURL: server.baseURL)
-    let session = URLSession(configuration: .default)
-    var request = URLRequest(url: server.baseURL.appendingPathComponent("profile"))
-    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-    let raw = request
-    let transport = URLSessionTransport()
-    let transportRequest = TransportRequest(head: raw)
-    var netkit = Measurement(name: "NetKit send")
-    var transportOnly = Measurement(name: "URLSessionTransport + JSONDecoder (no engine)")
-    var baseline = Measurement(name: "URLSession data(for:) + JSONDecoder")
-    for _ in 0..<20 {
-        _ = try await manager.send(GetProfile(), accessToken: { token })
-        _ = try await session.data(for: raw)
-    }
-    for _ in 0..<max(3, rounds / 5) {
-        baseline.samples.append(try await clock.measure {
-            for _ in 0..<count {
-                let (data, _) = try await session.data(for: raw)
-                _ = try JSONDecoder().decode(Profile.self, from: data)
-            }
-        })
-        transportOnly.samples.append(try await clock.measure {
-            for _ in 0..<count {
-                let response = try await transport.send(transportRequest)
-                _ = try JSONDecoder().decode(Profile.self, from: try await response.body.collect(upTo: 1 << 20))
-            }
-        })
-        netkit.samples.append(try await clock.measure {
-            for _ in 0..<count { _ = try await manager.send(GetProfile(), accessToken: { token }) }
-        })
-    }
-    session.finishTasksAndInvalidate()
-    print("## overhead: \(count) sequential GETs per sample, \(netkit.samples.count) samples, medians")
-    print("| case | median | requests/s |")
-    print("| --- | --- | --- |")
-    for measurement in [baseline, transportOnly, netkit] {
-        let seconds = Measurement.seconds(measurement.median)
-        print("| \(measurement.name) | \(format(seconds * 1000, 1)) ms | \(format(Double(count) / seconds, 0)) |")
-    }
-    print("ratio (NetKit / URLSession): \(format(Measurement.seconds(netkit.median) / Measurement.seconds(baseline.median)))×")
-    print("ratio (URLSessionTransport / URLSession): \(format(Measurement.seconds(transportOnly.median) / Measurement.seconds(baseline.median)))×")
-    print("")
-}
-
 print("netkit-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, server \(server.baseURL.absoluteString)\n")
 if selected == "refresh" || selected == "all" { try await refreshCase() }
-if selected == "overhead" || selected == "all" { try await overheadCase() }
+if selected == "send" || selected == "all" { try await SendBenchmark.run(rounds: rounds, serverKind: serverKind) }
+if selected == "stream" || selected == "all" { try await streamCase(rounds: max(3, rounds / 3), serverKind: serverKind) }
+if selected == "slowconsumer" || selected == "all" { try await SlowConsumerBenchmark.run(rounds: max(3, rounds / 10)) }
 if selected == "parsers" || selected == "all" { try await parsersCase(rounds: max(5, rounds / 3)) }
 if let peak = peakResidentMiB() { print("peak RSS of the process: \(format(peak, 1)) MiB") }
