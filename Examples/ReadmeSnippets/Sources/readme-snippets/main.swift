@@ -33,3 +33,13 @@ do {
 let orders = StubTransport(replies: [.status(503), .json(#"{"id":"o-1"}"#)])
 let order = try await RequestExecutor(transport: orders, randomUnit: { 0 }).send(PlaceOrder(), baseURL: URL(string: "https://api.test")!)
 check(order.id == "o-1" && orders.requestCount == 2, "a POST with an Idempotency-Key is retried after a 503")
+
+let logs = NetworkManager(baseURL: URL(string: "https://api.test")!, transport: StubTransport(replies: [
+    StubTransport.Reply(status: 200, chunks: [
+        Data(#"{"level":"info","message":"up"}"#.utf8 + [0x0A]),
+        Data(#"{"level":"error","message":"disk full"}"#.utf8 + [0x0A] + #"{"level":"err"#.utf8),
+        Data(#"or","message":"no space"}"#.utf8 + [0x0A]),
+    ]),
+]))
+let errors = try await tailErrors(logs)
+check(errors == ["disk full", "no space"], "the NDJSON snippet streams records split across chunks")
