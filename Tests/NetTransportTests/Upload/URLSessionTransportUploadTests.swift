@@ -50,8 +50,8 @@ struct URLSessionTransportUploadTests {
         let server = try LoopbackServer { _ in .text("ok") }
         defer { server.stop() }
         let bytes = uploadPattern(200_000)
-        _ = try await transport.send(post(server.baseURL, .stream(UploadStream(InputStream(data: bytes), length: 200_000))))
-        _ = try await transport.send(post(server.baseURL, .stream(UploadStream(InputStream(data: bytes)))))
+        _ = try await transport.send(post(server.baseURL, .source(UploadSource(stream: InputStream(data: bytes), length: 200_000))))
+        _ = try await transport.send(post(server.baseURL, .source(UploadSource(stream: InputStream(data: bytes), length: nil))))
         let requests = server.requests
         #expect(requests.map(\.wasChunked) == [false, true])
         #expect(requests.first?.header("Content-Length") == "200000")
@@ -62,7 +62,7 @@ struct URLSessionTransportUploadTests {
     func shortStream() async throws {
         let server = try LoopbackServer { _ in .text("ok") }
         defer { server.stop() }
-        let payload = RequestPayload.stream(UploadStream(InputStream(data: uploadPattern(10)), length: 11))
+        let payload = RequestPayload.source(UploadSource(stream: InputStream(data: uploadPattern(10)), length: 11))
         await #expect(throws: UploadSourceError.streamLengthMismatch(expected: 11, actual: 10)) {
             _ = try await transport.send(post(server.baseURL, payload))
         }
