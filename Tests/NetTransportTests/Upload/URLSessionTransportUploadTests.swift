@@ -85,10 +85,10 @@ struct URLSessionTransportUploadTests {
     func cancelClosesFiles() async throws {
         let scratch = try UploadScratch()
         let source = try UploadSource(fileURL: try scratch.file("big", uploadPattern(32 * 1024 * 1024)))
-        let listener = try SilentListener()
+        let listener = try LoopbackSilentListener()
         let progress = NetworkProgress()
         let transport = self.transport
-        let request = post(listener.url, .source(source), progress: progress)
+        let request = post(listener.baseURL.appendingPathComponent("upload"), .source(source), progress: progress)
         let sending = Task { try await transport.send(request) }
         // The listener never reads: the upload stalls with the file open.
         try await withTimeout(.seconds(20)) {
