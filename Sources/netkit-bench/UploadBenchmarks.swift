@@ -7,11 +7,12 @@ import NetKit
 import Synchronization
 
 // `uploads`: multipart encoding in memory, and a large file uploaded as one multipart part over loopback by
-// NetKit, by a plain URLSession from one `Data`, and by a plain URLSession from `InputStream(url:)`, each in a
-// fresh child process whose peak RSS (VmHWM) is its own. An idle child that made one request is the memory
-// reference. The server runs in this process: in digest mode (SHA-256 of the body and of every part) for one
-// round that checks each case's upload byte for byte, and in counted mode for the timed rounds, because
-// hashing at a few hundred MB/s would otherwise be the limit of every case.
+// NetKit (`NetworkManager.send`, and `URLSessionTransport` alone), by a plain URLSession from one `Data`, and by a
+// plain URLSession from `InputStream(url:)` (completion handler, and through a session delegate as any client
+// that streams or reports progress must), each in a fresh child process whose peak RSS (VmHWM) and CPU time are
+// its own. An idle child that made one request is the memory reference. The server runs in this process: in
+// digest mode (SHA-256 of the body and of every part) for one round that checks each case's upload byte for
+// byte, and in counted mode for the timed rounds, because hashing would otherwise be the limit of every case.
 //
 //   netkit-bench uploads [rounds]                       (rounds capped at 5; the file is 1 GiB)
 //   NETKIT_BENCH_UPLOAD_MIB=256 netkit-bench uploads 3  (a smaller file for a quick look)
@@ -350,10 +351,8 @@ enum UploadChild {
         case .transport:
             let transport = URLSessionTransport()
             let source = try form(file: file).uploadSource()
-            var head = request(server)
-            head.setValue("multipart/form-data; boundary=\(UploadBenchmarks.boundary)", forHTTPHeaderField: "Content-Type")
             start = clock.now
-            let response = try await transport.send(TransportRequest(head: head, payload: .source(source)))
+            let response = try await transport.send(TransportRequest(head: request(server), payload: .source(source)))
             let data = try await response.body.collect(upTo: 1 << 20)
             status = response.statusCode
             view = try? JSONDecoder().decode(ServerView.self, from: data)
