@@ -1,6 +1,6 @@
 // netkit-bench: NetKit against its baselines, in the same run, on loopback.
 //
-//   swift run -c release netkit-bench [refresh|overhead|parsers|all] [rounds]
+//   swift run -c release netkit-bench [refresh|overhead|parsers|uploads|all] [rounds]
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -43,6 +43,7 @@ final class Store: TokenRefreshProvider, Sendable {
 let arguments = CommandLine.arguments.dropFirst()
 let selected = arguments.first ?? "all"
 let rounds = arguments.dropFirst().first.flatMap(Int.init) ?? 30
+if try await runUploadBenchmarks(selected: selected, arguments: Array(arguments), rounds: rounds) { exit(0) }
 let api = BenchmarkAPI()
 let server = try LoopbackServer { api.handle($0) }
 defer { server.stop() }
