@@ -12,6 +12,8 @@ struct HTTPRequestParser {
         let body: [UInt8]
         /// Set instead of `body` in digest mode.
         let digest: LoopbackBodyDigest?
+        /// The body's length in every mode (also when it was neither kept nor digested).
+        let bodyByteCount: Int
         let wasChunked: Bool
         let trailers: [(name: String, value: String)]
         let expectedContinue: Bool
@@ -64,7 +66,7 @@ struct HTTPRequestParser {
 
     /// The largest body accepted in the current mode.
     private var maxBody: Int {
-        bodyMode == .digested ? limits.maxDigestedBodyBytes : limits.maxBodyBytes
+        bodyMode == .buffered ? limits.maxBodyBytes : limits.maxDigestedBodyBytes
     }
 
     /// Reads the next request; sends `100 Continue` itself when the client asks for it.
@@ -173,6 +175,7 @@ struct HTTPRequestParser {
         }
 
         var collector = BodyCollector(
+            keepsBytes: bodyMode == .buffered,
             digester: bodyMode == .digested ? LoopbackBodyDigester(contentType: values("content-type").first) : nil
         )
         var trailers: [(name: String, value: String)] = []
@@ -204,6 +207,7 @@ struct HTTPRequestParser {
             headers: headers,
             body: collector.bytes,
             digest: collector.digester?.finalize(),
+            bodyByteCount: collector.count,
             wasChunked: chunked,
             trailers: trailers,
             expectedContinue: expectedContinue,
@@ -230,27 +234,26 @@ struct HTTPRequestParser {
 
     // MARK: - Body
 
-    /// Where body bytes go as they are read: kept, or summarised and dropped.
+    /// Where body bytes go as they are read: kept, summarised or only counted, then dropped.
     private struct BodyCollector {
         var bytes: [UInt8] = []
+        let keepsBytes: Bool
         var digester: LoopbackBodyDigester?
         var count = 0
 
-        init(digester: LoopbackBodyDigester?) {
+        init(keepsBytes: Bool, digester: LoopbackBodyDigester?) {
+            self.keepsBytes = keepsBytes
             self.digester = digester
         }
 
         mutating func reserve(_ count: Int) {
-            if digester == nil { bytes.reserveCapacity(count) }
+            if keepsBytes { bytes.reserveCapacity(count) }
         }
 
         mutating func take(_ piece: UnsafeRawBufferPointer) {
             count += piece.count
-            if digester != nil {
-                digester?.update(buffer: piece)
-            } else {
-                bytes.append(contentsOf: piece)
-            }
+            digester?.update(buffer: piece)
+            if keepsBytes { bytes.append(contentsOf: piece) }
         }
     }
 

@@ -33,7 +33,8 @@ struct LoopbackConnection {
                     trailers: parsed.trailers,
                     expectedContinue: parsed.expectedContinue,
                     connectionNumber: number,
-                    bodyDigest: parsed.digest
+                    bodyDigest: parsed.digest,
+                    bodyByteCount: parsed.bodyByteCount
                 )
                 // Recorded before the handler runs, so a test can observe a request whose response is delayed.
                 core.record(request, peakReceiveBuffer: parser.peakBufferedBytes)

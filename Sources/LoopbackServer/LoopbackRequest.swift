@@ -15,6 +15,9 @@ public struct LoopbackRequest: Sendable {
     public let body: Data
     /// The body's summary when the server digests bodies instead of keeping them; `nil` otherwise.
     public let bodyDigest: LoopbackBodyDigest?
+    /// The body's length in bytes (after de-chunking) in every body mode, also
+    /// ``LoopbackRequestBodyMode/counted`` where it is all the server keeps.
+    public let bodyByteCount: Int
     /// Whether the body was sent with `Transfer-Encoding: chunked`.
     public let wasChunked: Bool
     /// Trailer fields that followed a chunked body, in order.
@@ -36,7 +39,8 @@ public struct LoopbackRequest: Sendable {
         trailers: [(name: String, value: String)] = [],
         expectedContinue: Bool = false,
         connectionNumber: Int = 0,
-        bodyDigest: LoopbackBodyDigest? = nil
+        bodyDigest: LoopbackBodyDigest? = nil,
+        bodyByteCount: Int? = nil
     ) {
         self.method = method
         self.target = target
@@ -48,6 +52,7 @@ public struct LoopbackRequest: Sendable {
         self.expectedContinue = expectedContinue
         self.connectionNumber = connectionNumber
         self.bodyDigest = bodyDigest
+        self.bodyByteCount = bodyByteCount ?? bodyDigest?.byteCount ?? body.count
     }
 
     /// The declared `Content-Length`, if the request has a valid one (the server refuses invalid ones).

@@ -8,4 +8,10 @@ public enum LoopbackRequestBodyMode: Sendable, Equatable {
     /// hundred KiB. ``LoopbackRequest/body`` stays empty, and the limit is
     /// ``LoopbackLimits/maxDigestedBodyBytes`` instead of `maxBodyBytes`.
     case digested
+    /// The body is read and only counted (``LoopbackRequest/bodyByteCount``), neither held nor hashed:
+    /// the server then costs a `recv` per piece and cannot be what limits a client's upload speed,
+    /// which digest mode (SHA-256 at a few hundred MB/s) would be. For benchmarks; there is nothing
+    /// to compare, so ``LoopbackResponse/uploadReport(for:status:)`` answers 500 in this mode.
+    /// The limit is ``LoopbackLimits/maxDigestedBodyBytes``.
+    case counted
 }

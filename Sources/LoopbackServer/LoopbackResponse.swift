@@ -94,8 +94,13 @@ public struct LoopbackResponse: Sendable {
     /// A JSON ``LoopbackUploadReport`` of `request`: what the server saw of its body (size, SHA-256,
     /// multipart parts) and framing, so a client-side test can check an upload it cannot see.
     ///
-    /// Works in both body modes: a buffered body is digested on the spot.
+    /// Works with buffered and digested bodies: a buffered body is digested on the spot. A request
+    /// read in ``LoopbackRequestBodyMode/counted`` mode has nothing to report but its length, so the
+    /// answer is then a 500 that says so, never a digest of bytes the server did not see.
     public static func uploadReport(for request: LoopbackRequest, status: Int = 200) -> LoopbackResponse {
+        if request.bodyDigest == nil && request.body.count != request.bodyByteCount {
+            return .text("LoopbackServer: a counted body has no digest to report (\(request.bodyByteCount) bytes)", status: 500)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
 /// Finds the delimiter `CRLF--boundary` in a part's data, fed in one piece or in chunks.
@@ -30,22 +37,43 @@ struct MultipartDelimiterScanner: Sendable {
     }
 
     /// Scans the next chunk of the part's data and returns ``found``.
+    ///
+    /// Between candidates it jumps with `memchr` to the next CR, the only byte that can start
+    /// the delimiter, so data without CRs is scanned at memory speed rather than byte by byte.
     @discardableResult
     mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !found else { return true }
+        guard let base = bytes.baseAddress else { return false }
+        let count = bytes.count
         var matched = self.matched
-        for byte in bytes {
-            if byte == pattern[matched] {
-                matched += 1
-                if matched == pattern.count {
-                    found = true
-                    return true
+        var index = 0
+        let hit: Bool = pattern.withUnsafeBufferPointer { pattern in
+            while index < count {
+                if matched == 0 {
+                    guard let carriageReturn = memchr(base + index, Int32(ASCII.carriageReturn), count - index) else {
+                        return false
+                    }
+                    index = base.distance(to: UnsafeRawPointer(carriageReturn)) + 1
+                    matched = 1
+                    continue
                 }
-            } else {
-                matched = byte == ASCII.carriageReturn ? 1 : 0
+                let byte = bytes[index]
+                index += 1
+                if byte == pattern[matched] {
+                    matched += 1
+                    if matched == pattern.count { return true }
+                } else {
+                    matched = byte == ASCII.carriageReturn ? 1 : 0
+                }
             }
+            return false
         }
-        self.matched = matched
+        if hit {
+            found = true
+            return true
+        }
+        // memchr found no CR in the rest: whatever partial match there was is gone.
+        self.matched = index < count ? 0 : matched
         return false
     }
 }

@@ -76,8 +76,9 @@ extension MultipartFormData {
     ///   offending part.
     public func uploadSource() throws(MultipartEncodingError) -> UploadSource {
         let framing = self.framing
+        let scanner = framing.makeDelimiterScanner()
         for (index, part) in parts.enumerated() {
-            try validate(part, at: index, framing: framing)
+            try validate(part, at: index, startingWith: scanner)
         }
         var source = UploadSource()
         var pending = Data()

@@ -168,8 +168,9 @@ public struct MultipartFormData: Sendable, Equatable {
     ///   file or stream part. The first offending part, in order, is reported.
     public func encoded() throws(MultipartEncodingError) -> Data {
         let framing = self.framing
+        let scanner = framing.makeDelimiterScanner()
         for (index, part) in parts.enumerated() {
-            try validate(part, at: index, framing: framing)
+            try validate(part, at: index, startingWith: scanner)
             guard part.isInMemory else { throw .partNotInMemory(name: part.name, partIndex: index) }
         }
 
@@ -193,12 +194,15 @@ public struct MultipartFormData: Sendable, Equatable {
     }
 
     /// Checks what can be checked without I/O: header values, and in-memory data for the delimiter.
-    func validate(_ part: Part, at index: Int, framing: MultipartFraming) throws(MultipartEncodingError) {
+    ///
+    /// `fresh` is a scanner that has seen nothing yet; it is copied for the part, so a form of many
+    /// parts builds the delimiter pattern once rather than once per part.
+    func validate(_ part: Part, at index: Int, startingWith fresh: MultipartDelimiterScanner) throws(MultipartEncodingError) {
         try MultipartFraming.validateHead(
             name: part.name, filename: part.filename, mimeType: part.mimeType, partIndex: index
         )
         if case let .data(data) = part.content {
-            var scanner = framing.makeDelimiterScanner()
+            var scanner = fresh
             if scanner.scan(data) {
                 throw .boundaryInPart(name: part.name, partIndex: index)
             }

@@ -43,13 +43,12 @@ public struct LineSequence<Base: AsyncSequence>: AsyncSequence where Base.Elemen
     public struct AsyncIterator: AsyncIteratorProtocol {
         // Inlinable, like the views' other members, so that the caller's module specialises the iteration for
         // its base: one unspecialised generic call per line costs more than finding and decoding the line.
-        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline var feed: ChunkFeed<Base.AsyncIterator>
         @usableFromInline var splitter: LineSplitter
-        @usableFromInline var phase = ChunkReadingPhase.reading
 
         @inlinable
         init(base: Base.AsyncIterator, splitter: LineSplitter) {
-            self.base = base
+            self.feed = ChunkFeed(base)
             self.splitter = splitter
         }
 
@@ -64,50 +63,21 @@ public struct LineSequence<Base: AsyncSequence>: AsyncSequence where Base.Elemen
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> String? {
             // Lines already received come out without an await, inlined into the caller's loop; the base is
             // awaited only for the next chunk.
-            while phase != .done {
+            while !feed.isDone {
                 do {
                     if let line = try splitter.nextLine() {
                         if line.isEmpty { continue }
                         return line
                     }
                 } catch {
-                    phase = .done
+                    feed.fail()
                     throw error
                 }
-                try await receive(isolation: actor)
+                try await feed.feed(&splitter, isolation: actor)
             }
             return nil
-        }
-
-        /// Hands the splitter the base's next chunk, or marks the end.
-        @inlinable
-        mutating func receive(isolation actor: isolated (any Actor)?) async throws(any Error) {
-            if phase == .draining {
-                phase = .done
-                return
-            }
-            do {
-                if let chunk = try await base.next(isolation: actor) {
-                    splitter.push(chunk)
-                } else {
-                    splitter.finish()
-                    phase = .draining
-                }
-            } catch {
-                phase = .done
-                throw error
-            }
         }
     }
 }
 
 extension LineSequence: Sendable where Base: Sendable {}
-
-/// Where a chunk-reading iterator is: still reading its base, reading what is left after the base ended,
-/// or done (ended or failed; `next()` returns `nil` from then on).
-@usableFromInline
-enum ChunkReadingPhase: Sendable {
-    case reading
-    case draining
-    case done
-}

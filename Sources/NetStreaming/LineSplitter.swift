@@ -144,3 +144,5 @@ public struct LineSplitter: Sendable {
 
     private static let carriageReturn = UInt8(ascii: "\r")
 }
+
+extension LineSplitter: ChunkParser {}

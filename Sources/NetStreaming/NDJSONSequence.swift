@@ -51,14 +51,13 @@ where Base.Element == Data {
 
     /// Decodes the records of one pass over the base.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline var feed: ChunkFeed<Base.AsyncIterator>
         @usableFromInline var splitter: LineSplitter
         @usableFromInline let decoder: JSONDecoder
-        @usableFromInline var phase = ChunkReadingPhase.reading
 
         @inlinable
         init(base: Base.AsyncIterator, splitter: LineSplitter, decoder: JSONDecoder) {
-            self.base = base
+            self.feed = ChunkFeed(base)
             self.splitter = splitter
             self.decoder = decoder
         }
@@ -74,39 +73,19 @@ where Base.Element == Data {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Item? {
             // Records of lines already received come out without an await; the base is awaited only for the
             // next chunk.
-            while phase != .done {
+            while !feed.isDone {
                 do {
                     if let line = try splitter.nextLineData() {
                         if line.isEmpty { continue }
                         return try decoder.decode(Item.self, from: line)
                     }
                 } catch {
-                    phase = .done
+                    feed.fail()
                     throw error
                 }
-                try await receive(isolation: actor)
+                try await feed.feed(&splitter, isolation: actor)
             }
             return nil
-        }
-
-        /// Hands the splitter the base's next chunk, or marks the end.
-        @inlinable
-        mutating func receive(isolation actor: isolated (any Actor)?) async throws(any Error) {
-            if phase == .draining {
-                phase = .done
-                return
-            }
-            do {
-                if let chunk = try await base.next(isolation: actor) {
-                    splitter.push(chunk)
-                } else {
-                    splitter.finish()
-                    phase = .draining
-                }
-            } catch {
-                phase = .done
-                throw error
-            }
         }
     }
 }

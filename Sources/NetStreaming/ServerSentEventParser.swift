@@ -352,3 +352,5 @@ public struct ServerSentEventParser: Sendable {
         return value
     }
 }
+
+extension ServerSentEventParser: ChunkParser {}

@@ -53,13 +53,12 @@ public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where 
 
     /// Reads the events of one pass over the base.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline var feed: ChunkFeed<Base.AsyncIterator>
         @usableFromInline var parser: ServerSentEventParser
-        @usableFromInline var phase = ChunkReadingPhase.reading
 
         @inlinable
         init(base: Base.AsyncIterator, parser: ServerSentEventParser) {
-            self.base = base
+            self.feed = ChunkFeed(base)
             self.parser = parser
         }
 
@@ -78,36 +77,16 @@ public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where 
         @inlinable @inline(__always)
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> ServerSentEvent? {
             // Events already received come out without an await; the base is awaited only for the next chunk.
-            while phase != .done {
+            while !feed.isDone {
                 do {
                     if let event = try parser.nextEvent() { return event }
                 } catch {
-                    phase = .done
+                    feed.fail()
                     throw error
                 }
-                try await receive(isolation: actor)
+                try await feed.feed(&parser, isolation: actor)
             }
             return nil
-        }
-
-        /// Hands the parser the base's next chunk, or marks the end.
-        @inlinable
-        mutating func receive(isolation actor: isolated (any Actor)?) async throws(any Error) {
-            if phase == .draining {
-                phase = .done
-                return
-            }
-            do {
-                if let chunk = try await base.next(isolation: actor) {
-                    parser.push(chunk)
-                } else {
-                    parser.finish()
-                    phase = .draining
-                }
-            } catch {
-                phase = .done
-                throw error
-            }
         }
     }
 }

@@ -1,6 +1,6 @@
 // netkit-bench: NetKit against its baselines, in the same run, on loopback.
 //
-//   swift run -c release netkit-bench [refresh|send|stream|slowconsumer|parsers|all] [rounds] [loopback|nginx]
+//   swift run -c release netkit-bench [refresh|send|stream|slowconsumer|parsers|uploads|all] [rounds] [loopback|nginx]
 //
 // The third argument picks the server of `send` and `stream` (nginx, when installed, is started by the bench).
 import Foundation
@@ -47,6 +47,7 @@ let selected = arguments.first ?? "all"
 if selected == SlowConsumerChild.command { try await SlowConsumerChild.run(Array(arguments.dropFirst())); exit(0) }
 let serverKind = arguments.dropFirst(2).first ?? "loopback"
 let rounds = arguments.dropFirst().first.flatMap(Int.init) ?? 30
+if try await runUploadBenchmarks(selected: selected, arguments: Array(arguments), rounds: rounds) { exit(0) }
 let api = BenchmarkAPI()
 let server = try LoopbackServer { api.handle($0) }
 defer { server.stop() }

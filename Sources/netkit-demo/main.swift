@@ -57,6 +57,34 @@ struct RefreshToken: NetworkRequest {
     var allowsRetry: Bool { false }
 }
 
+struct TodoFeed: NetworkRequest {
+    struct Change: Decodable, Sendable { let id: Int; let title: String }
+    typealias Response = EmptyResponse
+    var path: String { "/todos/feed" }
+    var method: HTTPMethod { .get }
+}
+
+struct TodoEvents: NetworkRequest, Sendable {
+    typealias Response = EmptyResponse
+    var path: String { "/todos/events" }
+    var method: HTTPMethod { .get }
+}
+
+struct SlowReport: NetworkRequest {
+    typealias Response = EmptyResponse
+    var path: String { "/reports/slow" }
+    var method: HTTPMethod { .get }
+    var timeout: Duration? { .milliseconds(300) }
+}
+
+/// A plugin of the demo's own: it counts attempts by reason.
+final class AttemptCounter: Plugin {
+    let counts = Mutex<[String: Int]>([:])
+    func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {
+        counts.withLock { $0["\(context.reason)", default: 0] += 1 }
+    }
+}
+
 /// The demo's token store and refresher: the refresh goes through the same manager.
 final class TokenStore: TokenRefreshProvider, Sendable {
     let accessToken = Mutex("expired-token")
@@ -108,6 +136,25 @@ func answer(_ request: LoopbackRequest, createAttempts: borrowing Mutex<Int>) ->
         if createAttempts.withLock({ $0 += 1; return $0 }) == 1 { return .text("busy", status: 503) }
         let title = (try? JSONDecoder().decode([String: String].self, from: request.body))?["title"] ?? "?"
         return .json(#"{"id":3,"title":"\#(title)","done":false}"#, status: 201)
+    case ("GET", "/todos/feed"):
+        return .streamed(headers: [("Content-Type", "application/x-ndjson")]) { writer in
+            for id in 1...3 { _ = writer.write(#"{"id":\#(id),"title":"change \#(id)"}"# + "\n") }
+        }
+    case ("GET", "/todos/events"):
+        // The first connection breaks after one event; the second resumes after it; then 204: no more.
+        switch request.header("Last-Event-ID") {
+        case nil:
+            return .streamed(headers: [("Content-Type", "text/event-stream")]) { writer in
+                _ = writer.write("retry: 50\nid: 1\nevent: added\ndata: Write docs\n\n")
+                writer.abort()
+            }
+        case "1":
+            return .streamed(headers: [("Content-Type", "text/event-stream")]) { $0.write("id: 2\nevent: done\ndata: Ship\n\n") }
+        default:
+            return LoopbackResponse(status: 204)
+        }
+    case ("GET", "/reports/slow"):
+        return LoopbackResponse.json("{}").with(.delayBeforeHead(.seconds(5)))
     case ("DELETE", _):
         return LoopbackResponse(status: 204)
     case ("POST", "/attachments"):
@@ -159,4 +206,23 @@ do {
     let seen = log.sinceLastLook()
     print("A token with CR/LF is refused before sending: \(error)\n  server saw: \(seen.isEmpty ? "nothing" : seen)")
 }
+
+let feed = try await manager.stream(TodoFeed(), accessToken: token)
+var changes: [String] = []
+for try await change in feed.ndjson(as: TodoFeed.Change.self) { changes.append(change.title) }
+print("stream GET /todos/feed → NDJSON \(changes)\n  server saw: \(log.sinceLastLook())")
+
+var events: [String] = []
+for try await event in manager.eventSource(TodoEvents(), accessToken: token) { events.append("\(event.event)(\(event.data))#\(event.id ?? "-")") }
+print("eventSource GET /todos/events → \(events), reconnected after a drop; 204 ended it\n  server saw: \(log.sinceLastLook())")
+
+let counter = AttemptCounter()
+manager.plugins = [counter]
+let started = ContinuousClock.now
+do {
+    _ = try await manager.send(SlowReport(), accessToken: token)
+} catch let error as URLError where error.code == .timedOut {
+    print("GET /reports/slow → URLError.timedOut after \(ContinuousClock.now - started) (timeout 300 ms; the server waits 5 s)")
+}
+print("  plugin saw attempts: \(counter.counts.withLock { $0 })")
 print("Requests the server received in all: \(server.requestCount)")

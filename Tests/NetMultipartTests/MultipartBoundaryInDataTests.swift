@@ -85,4 +85,36 @@ struct MultipartBoundaryInDataTests {
         #expect(!foundInX)
         #expect(!foundAfterX)
     }
+
+    /// The delimiter the slow way: after the CRLF that ends the headers, anywhere in the data.
+    static func naiveContainsDelimiter(_ data: [UInt8], boundary: String) -> Bool {
+        let pattern = Array("\r\n--\(boundary)".utf8)
+        let haystack = Array("\r\n".utf8) + data
+        guard haystack.count >= pattern.count else { return false }
+        return (0...(haystack.count - pattern.count)).contains { Array(haystack[$0..<($0 + pattern.count)]) == pattern }
+    }
+
+    @Test("The scanner agrees with a naive search on random pieces of delimiters and near misses, split anywhere")
+    func scannerAgreesWithNaiveSearch() {
+        let boundary = "ab"
+        let pieces = ["\r", "\n", "-", "a", "b", "x", "\r\n", "--", "\r\n-", "\r\n--a", "\r\n--ab", "\r\r\n--"].map { Array($0.utf8) }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            // A fixed-seed linear congruential generator: the same cases on every run.
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var found = 0
+        for _ in 0..<3000 {
+            let data = (0..<next(10)).flatMap { _ in pieces[next(pieces.count)] }
+            let expected = Self.naiveContainsDelimiter(data, boundary: boundary)
+            found += expected ? 1 : 0
+            let split = data.isEmpty ? 0 : next(data.count + 1)
+            var scanner = MultipartDelimiterScanner(boundary: boundary)
+            _ = scanner.scan(Data(data[..<split]))
+            let result = scanner.scan(Data(data[split...]))
+            #expect(result == expected, "\(data) split at \(split)")
+        }
+        #expect(found > 100, "the cases include delimiters")
+    }
 }

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import LoopbackServer
 import NetCore
+import NetMultipart
 import NetTransport
 import Testing
 
@@ -143,7 +144,7 @@ struct StubTransportTests {
         head.httpMethod = "POST"
         let first = try await stub.send(TransportRequest(head: head, payload: .data(Data("hi".utf8))))
         #expect(first.statusCode == 201)
-        _ = try await stub.send(TransportRequest(head: head, payload: .stream(UploadStream(InputStream(data: Data("yo".utf8))))))
+        _ = try await stub.send(TransportRequest(head: head, payload: .source(UploadSource(stream: InputStream(data: Data("yo".utf8)), length: nil))))
         await #expect(throws: StubTransport.ScriptExhausted(replies: 2)) { try await stub.send(TransportRequest(head: head)) }
         #expect(stub.requests.map(\.body) == [Data("hi".utf8), Data("yo".utf8), Data()])
     }
@@ -151,7 +152,7 @@ struct StubTransportTests {
     @Test("a stream payload can be sent only once")
     func streamOnce() async throws {
         let stub = StubTransport { _, _ in .status(200) }
-        let request = TransportRequest(head: URLRequest(url: URL(string: "https://x.test")!), payload: .stream(UploadStream(InputStream(data: Data()))))
+        let request = TransportRequest(head: URLRequest(url: URL(string: "https://x.test")!), payload: .source(UploadSource(stream: InputStream(data: Data()), length: nil)))
         _ = try await stub.send(request)
         await #expect(throws: NetworkError.uploadStreamConsumed) { try await stub.send(request) }
     }

@@ -8,6 +8,11 @@ import NetMultipart
 ///
 /// Every check happens here, before a byte is sent: the path, the headers, the body kinds. Requests go out
 /// with `Accept: application/json` unless they set their own `Accept`, as EKNetwork sends them.
+///
+/// The body decides its framing: a body of known size goes out with that `Content-Length` (set by the
+/// transport), a stream of unknown size chunked. A request may repeat the right `Content-Length` but not
+/// contradict it, nor name a `Transfer-Encoding`: either would make the receiver split the stream differently
+/// from what was sent.
 public struct RequestBuilder: Sendable {
     /// The `User-Agent` to send when the request does not set one.
     public var userAgent: String?
@@ -22,8 +27,10 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Builds the transport request for `request` under `baseURL`.
-    /// - Throws: ``NetworkError/invalidURL``, ``NetworkError/invalidHeader(name:)``,
-    ///   ``NetworkError/conflictingBodyTypes``, ``NetworkError/invalidMultipartEncoding``, or the
+    /// - Throws: ``NetworkError/invalidURL``, ``NetworkError/invalidHeader(name:)`` (also for a
+    ///   `Content-Length` that is not the body's size, and for any `Transfer-Encoding`),
+    ///   ``NetworkError/conflictingBodyTypes``, ``NetworkError/invalidMultipartEncoding``,
+    ///   ``NetworkError/uploadStreamConsumed`` for a stream body an earlier send already read, or the
     ///   `EncodingError` of the request's `jsonEncoder`.
     public func makeRequest<Request: NetworkRequest>(_ request: Request, baseURL: URL) throws -> TransportRequest {
         if request.body != nil && request.multipartData != nil { throw NetworkError.conflictingBodyTypes }
@@ -35,8 +42,7 @@ public struct RequestBuilder: Sendable {
         var headers: [(String, String)] = [("Content-Type", request.contentType)]
         let payload: RequestPayload
         if let form = request.multipartData {
-            guard let data = form.encodedData() else { throw NetworkError.invalidMultipartEncoding }
-            payload = .data(data)
+            payload = try Self.payload(of: form)
             headers.append(("Content-Type", form.contentType))
         } else if let body = request.body {
             payload = try Self.payload(of: body, encoder: request.jsonEncoder)
@@ -44,7 +50,9 @@ public struct RequestBuilder: Sendable {
         } else {
             payload = .empty
         }
+        if payload.isConsumed { throw NetworkError.uploadStreamConsumed }
         if let extra = request.headers {
+            try Self.checkFraming(extra, of: payload)
             headers += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }
         func isSet(_ name: String) -> Bool {
@@ -65,8 +73,35 @@ public struct RequestBuilder: Sendable {
         switch body.content {
         case .encodable(let value): .data(try encoder.encode(value))
         case .raw(let data): .data(data)
-        case .stream(let stream): .stream(stream)
+        case .source(let source): .source(source)
         case .formURLEncoded(let fields): .data(Data(FormURLEncoding.encode(fields).utf8))
+        }
+    }
+
+    /// A form held in memory is encoded into one `Data`, as EKNetwork sends it; a form with file or stream
+    /// parts is sent as a source that reads each part when the transport asks for it, never assembled.
+    static func payload(of form: MultipartFormData) throws(NetworkError) -> RequestPayload {
+        do {
+            if form.parts.allSatisfy(\.isInMemory) { return .data(try form.encoded()) }
+            return .source(try form.uploadSource())
+        } catch {
+            throw .invalidMultipartEncoding
+        }
+    }
+
+    /// Refuses framing headers that disagree with the body: a `Content-Length` other than the body's known
+    /// size (or on a body of unknown size), and any `Transfer-Encoding`.
+    static func checkFraming(_ headers: [String: String], of payload: RequestPayload) throws(NetworkError) {
+        for (name, value) in headers {
+            if name.caseInsensitiveCompare("Transfer-Encoding") == .orderedSame {
+                throw .invalidHeader(name: name)
+            }
+            if name.caseInsensitiveCompare("Content-Length") == .orderedSame {
+                let isDecimal = !value.isEmpty && value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+                guard isDecimal, let declared = Int64(value), declared == payload.knownLength else {
+                    throw .invalidHeader(name: name)
+                }
+            }
         }
     }
 }

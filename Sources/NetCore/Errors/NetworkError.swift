@@ -19,11 +19,14 @@ public enum NetworkError: Error, Sendable, Equatable {
     case invalidResponse
     /// The request sets both `body` and `multipartData`.
     case conflictingBodyTypes
-    /// A header name is not an RFC 9110 token, or a name or value contains CR, LF or NUL.
+    /// A header name is not an RFC 9110 token, or a name or value contains CR, LF or NUL; or a framing header
+    /// contradicts the body: a `Content-Length` other than the body's size, or a `Transfer-Encoding` (NetKit
+    /// frames every body itself).
     case invalidHeader(name: String)
     /// A response body was larger than the limit NetKit holds in memory for it.
     case responseTooLarge(limitBytes: Int)
-    /// A request body stream was already read by an earlier send; a stream can be sent once.
+    /// A request body stream was already read by an earlier send; a stream can be sent once (bodies of
+    /// memory and files can be sent any number of times).
     case uploadStreamConsumed
 }
 

@@ -7,8 +7,6 @@ public enum RequestPayload: Sendable {
     case empty
     /// A body held in memory; it can be sent again.
     case data(Data)
-    /// A body read from a stream by one attempt; it cannot be sent again.
-    case stream(UploadStream)
     /// A body of memory, files and streams, read piece by piece as the transport sends it; it can
     /// be sent again unless it holds a one-shot stream (``UploadSource/isReplayable``).
     case source(UploadSource)
@@ -17,18 +15,26 @@ public enum RequestPayload: Sendable {
     public var isReplayable: Bool {
         switch self {
         case .empty, .data: true
-        case .stream: false
         case .source(let source): source.isReplayable
         }
     }
 
-    /// The body's size in bytes, when known before sending.
+    /// The body's size in bytes, when known before sending: the `Content-Length` transports send and the
+    /// total of upload progress. `nil` only for a stream of unknown length, which goes out chunked.
     public var knownLength: Int64? {
         switch self {
         case .empty: 0
         case .data(let data): Int64(data.count)
-        case .stream(let stream): stream.length
         case .source(let source): source.length
+        }
+    }
+
+    /// Whether a one-shot stream of the body was already taken by an earlier send, so the body cannot be
+    /// produced again.
+    public var isConsumed: Bool {
+        guard case .source(let source) = self else { return false }
+        return source.segments.contains { segment in
+            if case .stream(let stream, _) = segment { stream.isTaken } else { false }
         }
     }
 }

@@ -22,7 +22,7 @@ public struct ByteStreamTransport: HTTPTransport {
         switch request.payload {
         case .empty: break
         case .data(let data): head.httpBody = data
-        case .stream, .source: try head.attachStreamedBody(of: request.payload)
+        case .source: try head.attachStreamedBody(of: request.payload)
         }
         let (bytes, response) = try await session.byteStream(for: head)
         guard let http = response as? HTTPURLResponse else { throw StreamingError.invalidResponse }

@@ -1,21 +1,8 @@
 import Foundation
 import NetMultipart
 
-/// Reads an `InputStream` to its end, for transports that need the bytes in memory.
+/// Reads an upload body to its end, for transports that need the bytes in memory.
 enum StreamReader {
-    static func readAll(_ stream: InputStream) -> Data {
-        stream.open()
-        defer { stream.close() }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = stream.read(&buffer, maxLength: buffer.count)
-            guard count > 0 else { break }
-            data.append(buffer, count: count)
-        }
-        return data
-    }
-
     /// Reads an upload body to its end.
     /// - Throws: the ``UploadSourceError`` of a file or stream that broke its declared length.
     static func readAll(_ reader: UploadReader) throws(UploadSourceError) -> Data {

@@ -149,9 +149,6 @@ public final class StubTransport: HTTPTransport {
         switch payload {
         case .empty: return Data()
         case .data(let data): return data
-        case .stream(let upload):
-            guard let stream = upload.take() else { throw NetworkError.uploadStreamConsumed }
-            return StreamReader.readAll(stream)
         case .source(let source):
             guard let reader = try? source.makeReader() else { throw NetworkError.uploadStreamConsumed }
             return try StreamReader.readAll(reader)

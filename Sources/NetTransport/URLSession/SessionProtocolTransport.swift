@@ -25,7 +25,7 @@ public struct SessionProtocolTransport: HTTPTransport {
         switch request.payload {
         case .empty: break
         case .data(let data): head.httpBody = data
-        case .stream, .source: try head.attachStreamedBody(of: request.payload)
+        case .source: try head.attachStreamedBody(of: request.payload)
         }
         let (data, response) = try await session.data(for: head)
         guard let http = response as? HTTPURLResponse else { throw NetworkError.invalidResponse }

@@ -140,10 +140,6 @@ public actor URLSessionTransport: HTTPTransport {
             return (session.dataTask(with: head), nil)
         case .data(let data):
             return (session.uploadTask(with: head, from: data), nil)
-        case .stream(let upload):
-            guard let stream = upload.take() else { throw .uploadStreamConsumed }
-            // Through the reader, a declared length is enforced and sent as Content-Length.
-            source = UploadSource(stream: stream, length: upload.length)
         case .source(let body):
             source = body
         }

@@ -11,16 +11,7 @@ extension URLRequest {
     /// sessions).
     /// - Throws: ``NetworkError/uploadStreamConsumed`` for a one-shot stream that was already sent.
     mutating func attachStreamedBody(of payload: RequestPayload) throws(NetworkError) {
-        let source: UploadSource
-        switch payload {
-        case .empty, .data:
-            return
-        case .stream(let upload):
-            guard let stream = upload.take() else { throw .uploadStreamConsumed }
-            source = UploadSource(stream: stream, length: upload.length)
-        case .source(let body):
-            source = body
-        }
+        guard case .source(let source) = payload else { return }
         guard let stream = try? UploadReaderInputStream(source: source) else { throw .uploadStreamConsumed }
         StreamedBodyFraming.apply(length: source.length, to: &self)
         httpBodyStream = stream

@@ -50,8 +50,8 @@ struct URLSessionTransportUploadTests {
         let server = try LoopbackServer { _ in .text("ok") }
         defer { server.stop() }
         let bytes = uploadPattern(200_000)
-        _ = try await transport.send(post(server.baseURL, .stream(UploadStream(InputStream(data: bytes), length: 200_000))))
-        _ = try await transport.send(post(server.baseURL, .stream(UploadStream(InputStream(data: bytes)))))
+        _ = try await transport.send(post(server.baseURL, .source(UploadSource(stream: InputStream(data: bytes), length: 200_000))))
+        _ = try await transport.send(post(server.baseURL, .source(UploadSource(stream: InputStream(data: bytes), length: nil))))
         let requests = server.requests
         #expect(requests.map(\.wasChunked) == [false, true])
         #expect(requests.first?.header("Content-Length") == "200000")
@@ -62,7 +62,7 @@ struct URLSessionTransportUploadTests {
     func shortStream() async throws {
         let server = try LoopbackServer { _ in .text("ok") }
         defer { server.stop() }
-        let payload = RequestPayload.stream(UploadStream(InputStream(data: uploadPattern(10)), length: 11))
+        let payload = RequestPayload.source(UploadSource(stream: InputStream(data: uploadPattern(10)), length: 11))
         await #expect(throws: UploadSourceError.streamLengthMismatch(expected: 11, actual: 10)) {
             _ = try await transport.send(post(server.baseURL, payload))
         }
@@ -85,10 +85,10 @@ struct URLSessionTransportUploadTests {
     func cancelClosesFiles() async throws {
         let scratch = try UploadScratch()
         let source = try UploadSource(fileURL: try scratch.file("big", uploadPattern(32 * 1024 * 1024)))
-        let listener = try SilentListener()
+        let listener = try LoopbackSilentListener()
         let progress = NetworkProgress()
         let transport = self.transport
-        let request = post(listener.url, .source(source), progress: progress)
+        let request = post(listener.baseURL.appendingPathComponent("upload"), .source(source), progress: progress)
         let sending = Task { try await transport.send(request) }
         // The listener never reads: the upload stalls with the file open.
         try await withTimeout(.seconds(20)) {

@@ -127,11 +127,11 @@ struct UploadReaderInputStreamTests {
         let scratch = try UploadScratch()
         var source = UploadSource(data: Data("head".utf8))
         source.append(.file(try UploadFile(url: try scratch.file("big", uploadPattern(32 * 1024 * 1024)))))
-        let listener = try SilentListener()
+        let listener = try LoopbackSilentListener()
         let observer = UploadObserver()
         let session = session(observer)
         defer { session.finishTasksAndInvalidate() }
-        let (request, stream) = try post(listener.url, source: source)
+        let (request, stream) = try post(listener.baseURL.appendingPathComponent("upload"), source: source)
         let reader = stream.reader
         // What a transport does when a transfer ends for any reason.
         observer.onComplete { reader.close() }

@@ -83,4 +83,36 @@ do {
 let methods: [HTTPMethod] = [.get, .post, .put, .delete, .patch, .head, .options, .trace, .connect]
 check(methods.map(\.rawValue) == ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE", "CONNECT"], "HTTPMethod")
 check(session.requests.count == 8, "requests sent: \(session.requests)")
+
+// Streaming, with the reference's mock streaming session.
+let streamingSession = MockStreamingSession()
+let streamer = NetworkManager(
+    baseURL: { URL(string: "https://api.example.com")! },
+    session: MockSession(),
+    streamingSession: streamingSession
+)
+let searchResponse = try await streamer.stream(
+    PlayerSearchRequest(query: "Bobr"),
+    accessToken: { TokenStore.shared.accessToken }
+)
+var names: [String] = []
+for try await item in searchResponse.ndjson(as: SearchEvent.self) {
+    handle(item, into: &names)  // render incrementally as items arrive
+    if case .end = item { break }
+}
+check(names == ["Bobr", "Bobrova"], "stream: NDJSON records in order")
+let searchHead = streamingSession.requests.first
+check(searchHead?.url?.query == "q=Bobr&stream=true" && searchHead?.value(forHTTPHeaderField: "X-Device-ID") == "compat-device"
+    && searchHead?.value(forHTTPHeaderField: "Authorization") == "Bearer fresh", "stream: the same request road as send")
+
+let eventsResponse = try await streamer.stream(MyEventsRequest(), accessToken: nil)
+var payloads: [String] = []
+for try await line in eventsResponse.lines() {
+    guard line.hasPrefix("data:") else { continue }
+    let payload = line.dropFirst("data:".count).trimmingCharacters(in: .whitespaces)
+    process(payload, into: &payloads)
+}
+check(payloads == ["first", "second"], "stream: lines(), CRLF-aware, blank lines skipped")
+let streamingMock: NetworkStreaming = streamer
+check(streamingMock === streamer, "NetworkStreaming")
 print("All EKNetwork reference examples ran.")

@@ -33,3 +33,34 @@ do {
 let orders = StubTransport(replies: [.status(503), .json(#"{"id":"o-1"}"#)])
 let order = try await RequestExecutor(transport: orders, randomUnit: { 0 }).send(PlaceOrder(), baseURL: URL(string: "https://api.test")!)
 check(order.id == "o-1" && orders.requestCount == 2, "a POST with an Idempotency-Key is retried after a 503")
+
+let logs = NetworkManager(baseURL: URL(string: "https://api.test")!, transport: StubTransport(replies: [
+    StubTransport.Reply(status: 200, chunks: [
+        Data(#"{"level":"info","message":"up"}"#.utf8 + [0x0A]),
+        Data(#"{"level":"error","message":"disk full"}"#.utf8 + [0x0A] + #"{"level":"err"#.utf8),
+        Data(#"or","message":"no space"}"#.utf8 + [0x0A]),
+    ]),
+]))
+let errors = try await tailErrors(logs)
+check(errors == ["disk full", "no space"], "the NDJSON snippet streams records split across chunks")
+
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: scratch) }
+let archive = scratch.appendingPathComponent("backup.zip")
+let archiveBytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0) })
+try archiveBytes.write(to: archive)
+let backups = StubTransport(replies: [.status(503), .status(204)])
+_ = try await NetworkManager(baseURL: URL(string: "https://api.test")!, transport: backups)
+    .send(try backupRequest(for: archive), accessToken: nil)
+check(
+    backups.requests.count == 2 && backups.requests.allSatisfy { $0.body == archiveBytes },
+    "a file body is read again in full for the retry after a 503"
+)
+check(backups.requests.first?.value(forHeader: "Content-Type") == "application/zip", "a file body's type comes from its extension")
+do {
+    _ = try backupRequest(for: scratch.appendingPathComponent("missing.zip"))
+    check(false, "a missing file is refused when the body is made")
+} catch {
+    check(error is UploadSourceError, "a missing file is refused when the body is made")
+}

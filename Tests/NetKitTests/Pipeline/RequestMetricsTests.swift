@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import NetKit
+
+@Suite("Request metrics")
+struct RequestMetricsTests {
+    struct Upload: NetworkRequest {
+        typealias Response = User
+        var path: String { "/users" }
+        var method: HTTPMethod { .put }
+        var body: RequestBody? { RequestBody(data: Data(count: 100), contentType: "application/octet-stream") }
+        var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 1, delay: 0.01, jitter: .none) }
+    }
+
+    @Test("NetKit measures start, head, end, attempts, retry waits and bytes itself, and hands them to the caller and plugins")
+    func measured() async throws {
+        let body = #"{"id":1,"name":"ann"}"#
+        let stub = StubTransport(replies: [.data(Data("busy".utf8), status: 503), .json(body)])
+        let log = EventLog()
+        let manager = NetworkManager(baseURL: stubBase, transport: stub)
+        manager.plugins = [HookRecorder(name: "p", priority: .normal, log: log)]
+        let response = try await manager.response(for: Upload(), accessToken: nil)
+        let metrics = response.metrics
+        #expect(metrics.attempts == 2)
+        #expect(metrics.retryWaits == [.milliseconds(10)])
+        #expect(metrics.bytesSent == 200, "the body went out twice")
+        #expect(metrics.bytesReceived == Int64(4 + body.utf8.count), "the 503's body and the answer")
+        let head = try #require(metrics.responseHead)
+        let end = try #require(metrics.end)
+        #expect(metrics.start <= head && head <= end)
+        #expect(metrics.duration >= metrics.totalRetryWait)
+        #expect(metrics.timeToResponseHead.map { $0 >= .milliseconds(10) } == true, "the last head came after the retry wait")
+        #expect(response.statusCode == 200)
+        #expect(log.matching("didFinish:200").count == 1)
+    }
+}
