@@ -1,0 +1,159 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import LoopbackServer
+import NetCore
+import NetTransport
+import Testing
+
+/// The road `send` takes through ``URLSessionTransport``: ``TransportRequest/wholeBody`` set, the body gathered by
+/// the delegate and handed out complete when the transfer ends. It must keep every promise of the streamed road.
+@Suite("URLSession transport: bodies collected whole")
+struct WholeBodyRoadTests {
+    let transport = URLSessionTransport()
+
+    struct Blob: NetworkRequest {
+        struct Response: Decodable {}
+        var path: String { "/blob" }
+        var method: HTTPMethod { .get }
+    }
+
+    func whole(_ url: URL, success: Int = 64 << 20, failure: Int = 1 << 20, headers: [String: String] = [:],
+               progress: NetworkProgress? = nil) -> TransportRequest {
+        var head = URLRequest(url: url)
+        for (name, value) in headers { head.setValue(value, forHTTPHeaderField: name) }
+        var request = TransportRequest(head: head, progress: progress)
+        request.wholeBody = WholeBodyLimits(success: success, failure: failure)
+        return request
+    }
+
+    @Test("the body arrives complete with its head, whatever the framing", arguments: [
+        LoopbackFault.chunked(sizes: [1, 7, 4096, 3]), .splitWrites(sizes: [1, 2, 3, 500, 1]), .hugeHeader(bytes: 32 * 1024),
+    ])
+    func complete(fault: LoopbackFault) async throws {
+        let payload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: payload, faults: [fault]) }
+        defer { server.stop() }
+        let response = try await transport.send(whole(server.baseURL))
+        #expect(response.statusCode == 200)
+        #expect(response.body.bufferedData == payload, "handed out in memory, not as a stream")
+    }
+
+    @Test("a 2xx body past its limit is cut at limit + 1 bytes, the transfer stops, and send fails")
+    func successPastLimit() async throws {
+        // 64 KiB, then the body is held open until the client leaves: the server sees the transfer stop.
+        let server = try LoopbackServer { _ in
+            .streamed(framing: .contentLength(32 << 20)) { writer in
+                writer.writePattern(byteCount: 64 * 1024)
+                _ = writer.waitForClientClose(timeout: .seconds(10))
+            }
+        }
+        defer { server.stop() }
+        let response = try await transport.send(whole(server.baseURL, success: 1000))
+        #expect(response.body.bufferedData == LoopbackBodyPattern.data(count: 1001))
+        try await server.wait(for: .clientAbortedResponses, atLeast: 1)
+        let executor = RequestExecutor(transport: transport, responseLimit: 1000)
+        await #expect(throws: NetworkError.responseTooLarge(limitBytes: 1000)) {
+            try await executor.send(Blob(), baseURL: server.baseURL)
+        }
+    }
+
+    @Test("any other body is cut at its own limit, and send keeps it as a truncated error payload")
+    func failurePastLimit() async throws {
+        let server = try LoopbackServer { _ in .patterned(byteCount: 32 << 20, status: 500) }
+        defer { server.stop() }
+        let response = try await transport.send(whole(server.baseURL, success: 10, failure: 100))
+        #expect(response.statusCode == 500)
+        #expect(response.body.bufferedData == LoopbackBodyPattern.data(count: 101))
+        let executor = RequestExecutor(transport: transport, errorPayloadLimit: 100)
+        let error = await #expect(throws: HTTPError.self) { try await executor.send(Blob(), baseURL: server.baseURL) }
+        #expect(error?.statusCode == 500)
+        #expect(error?.isTruncated == true)
+        #expect(error?.data == LoopbackBodyPattern.data(count: 100))
+    }
+
+    @Test("a connection dropped mid-body, or a body shorter than its Content-Length, fails with networkConnectionLost",
+          arguments: [LoopbackFault.dropAfterBodyBytes(1000), .declaredContentLength(60_000)])
+    func truncated(fault: LoopbackFault) async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 50_000), faults: [fault]) }
+        defer { server.stop() }
+        let error = await #expect(throws: URLError.self) { try await transport.send(whole(server.baseURL)) }
+        #expect(error?.code == .networkConnectionLost)
+    }
+
+    @Test("cancelling the calling task while the body is in flight cancels the network task")
+    func cancellationMidBody() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse.text("late body").with(.delayBeforeBody(.seconds(60))) }
+        defer { server.stop() }
+        let transport = self.transport
+        let request = whole(server.baseURL)
+        let task = Task { try await transport.send(request) }
+        try await server.waitForRequests(1)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        try await server.wait(for: .clientAbortedResponses, atLeast: 1)
+    }
+
+    @Test("download progress is reported")
+    func downloadProgress() async throws {
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 4 << 20), faults: [.splitWrites(sizes: [256 * 1024])]) }
+        defer { server.stop() }
+        let progress = NetworkProgress()
+        let response = try await transport.send(whole(server.baseURL, progress: progress))
+        #expect(response.body.bufferedData?.count == 4 << 20)
+        #expect(progress.fractionCompleted > 0)
+        #expect(progress.fractionCompleted < 1, "1.0 is the engine's word once the request has succeeded")
+    }
+
+    @Test("credentials are dropped on a redirect to another origin and kept on the same one")
+    func redirectCredentials() async throws {
+        let server = try LoopbackServer { request in
+            switch request.path {
+            case "/away": LoopbackResponse(status: 302, headers: [("Location", "http://localhost:\(request.header("X-Port") ?? "")/landing")])
+            case "/near": LoopbackResponse(status: 302, headers: [("Location", "/landing")])
+            default: .text(request.header("Authorization") ?? "none")
+            }
+        }
+        defer { server.stop() }
+        let headers = ["Authorization": "Bearer secret", "X-Port": "\(server.port)"]
+        let away = try await transport.send(whole(server.baseURL.appendingPathComponent("away"), headers: headers))
+        #expect(away.body.bufferedData == Data("none".utf8))
+        let near = try await transport.send(whole(server.baseURL.appendingPathComponent("near"), headers: headers))
+        #expect(near.body.bufferedData == Data("Bearer secret".utf8))
+    }
+
+    @Test("HEAD and 204 responses arrive with an empty body", arguments: ["HEAD", "GET"])
+    func bodiless(method: String) async throws {
+        let server = try LoopbackServer { request in
+            request.method == "HEAD" ? .text("a body HEAD must not send") : LoopbackResponse(status: 204)
+        }
+        defer { server.stop() }
+        var request = whole(server.baseURL)
+        request.head.httpMethod = method
+        let response = try await transport.send(request)
+        #expect(response.body.bufferedData == Data())
+        #expect(response.statusCode == (method == "HEAD" ? 200 : 204))
+    }
+
+    @Test("a Basic challenge nobody answers arrives as the server's 401 with its body")
+    func unansweredChallenge() async throws {
+        let server = try LoopbackServer { _ in
+            LoopbackResponse(status: 401, headers: [(name: "WWW-Authenticate", value: #"Basic realm="netkit""#)], body: Data("no".utf8))
+        }
+        defer { server.stop() }
+        let response = try await transport.send(whole(server.baseURL))
+        #expect(response.statusCode == 401)
+        #expect(response.body.bufferedData == Data("no".utf8))
+    }
+
+    @Test("a gzip-encoded body is delivered decoded")
+    func gzip() async throws {
+        // "hi" compressed with gzip: 22 bytes on the wire for 2 decoded ones.
+        let gzip = Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xCB, 0xC8, 0x04, 0x00, 0xAC, 0x2A, 0x93, 0xD8, 0x02, 0x00, 0x00, 0x00])
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, headers: [("Content-Encoding", "gzip")], body: gzip) }
+        defer { server.stop() }
+        let response = try await transport.send(whole(server.baseURL))
+        #expect(response.body.bufferedData == Data("hi".utf8))
+    }
+}
