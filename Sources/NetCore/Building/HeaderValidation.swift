@@ -18,6 +18,17 @@ package enum HeaderValidation {
         guard isValidName(name), isValidValue(value) else { throw .invalidHeader(name: printable(name)) }
     }
 
+    /// Whether two header names are the same name: ASCII case-insensitive, as RFC 9110 §5.1 compares them
+    /// (a non-ASCII name is not a valid token, and compares exactly). Foundation's `caseInsensitiveCompare`
+    /// goes through locale-aware string comparison, which cost a request building several microseconds.
+    package static func namesMatch(_ first: String, _ second: String) -> Bool {
+        let a = first.utf8, b = second.utf8
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+        }
+    }
+
     /// The name with control characters escaped, safe to put in an error message or a log line.
     package static func printable(_ name: String) -> String {
         String(name.unicodeScalars.flatMap { scalar -> [Character] in

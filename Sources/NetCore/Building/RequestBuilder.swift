@@ -38,7 +38,8 @@ public struct RequestBuilder: Sendable {
 
         var head = URLRequest(url: url)
         if let timeout { head.timeoutInterval = timeout }
-        head.httpMethod = request.method.rawValue
+        // A new request is a GET already; setting the method makes Foundation copy and normalise the request.
+        if request.method.rawValue != "GET" { head.httpMethod = request.method.rawValue }
         var headers: [(String, String)] = [("Content-Type", request.contentType)]
         let payload: RequestPayload
         if let form = request.multipartData {
@@ -56,7 +57,7 @@ public struct RequestBuilder: Sendable {
             headers += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }
         func isSet(_ name: String) -> Bool {
-            headers.contains { $0.0.caseInsensitiveCompare(name) == .orderedSame }
+            headers.contains { HeaderValidation.namesMatch($0.0, name) }
         }
         // EKNetwork sends JSON's Accept unless the request names its own.
         if !isSet("Accept") { headers.append(("Accept", "application/json")) }

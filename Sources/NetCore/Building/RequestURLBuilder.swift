@@ -48,6 +48,9 @@ public enum RequestURLBuilder {
     /// Decodes the segment until it stops changing (bounded: an attacker nests encodings, not forever) and
     /// looks for a `..` among the pieces a server might split it into after decoding.
     private static func isTraversal(_ segment: String) -> Bool {
+        // Without a `%` nothing decodes, and neither `/` nor a backslash can occur in a segment (`validate` refuses
+        // backslashes): only a plain `..` traverses.
+        if !segment.utf8.contains(UInt8(ascii: "%")) { return segment == ".." }
         var current = segment
         for _ in 0..<4 {
             let pieces = current.split(whereSeparator: { $0 == "/" || $0 == "\\" }).map(String.init)

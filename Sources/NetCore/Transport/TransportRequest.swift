@@ -23,7 +23,8 @@ public struct TransportRequest: Sendable {
     /// Creates a request from a head, a payload and an optional progress observer.
     public init(head: URLRequest, payload: RequestPayload = .empty, progress: NetworkProgress? = nil) {
         var head = head
-        head.httpBody = nil
+        // Only when there is one: setting it copies Foundation's request storage even to write nil.
+        if head.httpBody != nil { head.httpBody = nil }
         self.head = head
         self.payload = payload
         self.progress = progress
