@@ -92,19 +92,13 @@ package final class ChunkQueue: Sendable {
     /// - Throws: the transport's error, ``StreamingError/bufferLimitExceeded(limitBytes:)``, or
     ///   `CancellationError` when the consuming task is cancelled.
     package func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Data? {
-        try await withTaskCancellationHandler {
+        // A consumer that fell behind takes what is waiting without setting up a continuation and a cancellation
+        // handler per chunk: catching up must cost less than falling behind did.
+        if let chunk = state.withLock({ Self.popBuffered(&$0) }) { return chunk }
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                 let ready: Result<Data?, any Error>? = state.withLock { state in
-                    if state.head < state.chunks.count {
-                        let chunk = state.chunks[state.head]
-                        state.head += 1
-                        state.bufferedBytes -= chunk.count
-                        if state.head == state.chunks.count {
-                            state.chunks.removeAll(keepingCapacity: true)
-                            state.head = 0
-                        }
-                        return .success(chunk)
-                    }
+                    if let chunk = Self.popBuffered(&state) { return .success(chunk) }
                     switch state.end {
                     case .success?: return .success(nil)
                     case .failure(let error)?: return .failure(error)
@@ -125,6 +119,19 @@ package final class ChunkQueue: Sendable {
             // The consumer is gone for good: stop the transfer now rather than when its body is released.
             abandon()
         }
+    }
+
+    /// The oldest unread chunk, taken out of the buffer; `nil` when none is waiting.
+    private static func popBuffered(_ state: inout State) -> Data? {
+        guard state.head < state.chunks.count else { return nil }
+        let chunk = state.chunks[state.head]
+        state.head += 1
+        state.bufferedBytes -= chunk.count
+        if state.head == state.chunks.count {
+            state.chunks.removeAll(keepingCapacity: true)
+            state.head = 0
+        }
+        return chunk
     }
 
     /// The consumer gave up before the end: the buffered chunks are dropped and the transport is told once.
