@@ -57,3 +57,14 @@ final class RawCountingDelegate: NSObject, URLSessionDataDelegate, @unchecked Se
         return count
     }
 }
+
+#if canImport(FoundationNetworking)
+/// A delegate queue that runs each callback at once on URLSession's work queue, as `URLSessionTransport` does on
+/// Linux: the fastest a session-level delegate can be there, for a second baseline.
+///
+/// `@unchecked Sendable`: `OperationQueue` is not `Sendable`; this subclass adds no state.
+final class InlineCallbackQueue: OperationQueue, @unchecked Sendable {
+    override func addOperation(_ block: @escaping @Sendable () -> Void) { block() }
+    override func addOperation(_ operation: Operation) { operation.start() }
+}
+#endif
