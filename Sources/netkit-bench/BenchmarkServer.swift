@@ -138,7 +138,11 @@ final class BenchmarkServer {
 
     /// A port the kernel hands out for 127.0.0.1, released for nginx to take.
     private static func freePort() throws -> Int {
+        #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
         guard fd >= 0 else { throw PlainTCPReader.Failure(description: "socket: errno \(errno)") }
         defer { close(fd) }
         var address = sockaddr_in()

@@ -52,7 +52,7 @@ enum SlowConsumerBenchmark {
         }
         let idle = medianPeak(outcomes[0])
         print("## slowconsumer: \(format(Double(bodySize) / 1e6, 0)) MB streamed by a fresh child process, \(rounds) runs each, medians")
-        print("Slow: a \(pause) pause per chunk for the first \(slowPhase), then full speed.")
+        print("Slow: a \(pause.components.attoseconds / 1_000_000_000_000_000) ms pause per chunk for the first \(slowPhase.components.seconds) s, then full speed.")
         print("| scenario | outcome | bytes read | peak RSS (VmHWM) | above idle | time |")
         print("| --- | --- | --- | --- | --- | --- |")
         for (scenario, runs) in zip(scenarios, outcomes) {
