@@ -5,6 +5,8 @@ import FoundationNetworking
 import LoopbackServer
 import NetCore
 import NetTransport
+import Observation
+import Synchronization
 import Testing
 
 /// The road `send` takes through ``URLSessionTransport``: ``TransportRequest/wholeBody`` set, the body gathered by
@@ -104,6 +106,37 @@ struct WholeBodyRoadTests {
         #expect(response.body.bufferedData?.count == 4 << 20)
         #expect(progress.fractionCompleted > 0)
         #expect(progress.fractionCompleted < 1, "1.0 is the engine's word once the request has succeeded")
+    }
+
+    @Test("an observer of progress that cancels the request from its callback does not stall the session", .timeLimit(.minutes(1)))
+    func cancelFromProgressObserver() async throws {
+        // On Linux the observer is told on URLSession's work queue, which a synchronous task.cancel() would wait for.
+        let server = try LoopbackServer { _ in
+            .streamed(framing: .contentLength(32 << 20)) { writer in
+                writer.writePattern(byteCount: 64 * 1024)
+                _ = writer.waitForClientClose(timeout: .seconds(10))
+            }
+        }
+        defer { server.stop() }
+        let transport = self.transport
+        let progress = NetworkProgress()
+        let request = whole(server.baseURL, progress: progress)
+        let running = Mutex<Task<TransportResponse, any Error>?>(nil)
+        withObservationTracking { _ = progress.fractionCompleted } onChange: {
+            running.withLock { $0?.cancel() }
+        }
+        // Started under the lock, so the observer, which takes the lock too, always finds the task.
+        let task = running.withLock { running in
+            let task = Task { try await transport.send(request) }
+            running = task
+            return task
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        try await server.wait(for: .clientAbortedResponses, atLeast: 1)
+        // The session still serves requests.
+        let small = try LoopbackServer { _ in .text("ok") }
+        defer { small.stop() }
+        #expect(try await transport.send(whole(small.baseURL)).body.bufferedData == Data("ok".utf8))
     }
 
     @Test("credentials are dropped on a redirect to another origin and kept on the same one")
