@@ -161,8 +161,11 @@ public struct ResponseBody: AsyncSequence, Sendable {
                     return nil
                 }
                 return chunk
+            } catch is CancellationError {
+                // Cut short, not ended: the guardian stays armed, so letting go of the iterator abandons the
+                // transfer (a push transport would otherwise keep the connection open and go on buffering).
+                throw CancellationError()
             } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
-                guardian?.reachedEnd()
                 throw CancellationError()
             } catch {
                 guardian?.reachedEnd()
