@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "NetMultipart", targets: ["NetMultipart"]),
         .library(name: "NetStreaming", targets: ["NetStreaming"]),
         .library(name: "NetKit", targets: ["NetKit"]),
+        .library(name: "NetKitTesting", targets: ["NetKitTesting"]),
         .executable(name: "netkit-demo", targets: ["netkit-demo"]),
     ],
     targets: [
@@ -29,16 +30,22 @@ let package = Package(
             dependencies: ["NetCore", "NetTransport", "NetAuth", "NetMultipart", "NetStreaming"],
             swiftSettings: strictSwift
         ),
+        .target(name: "NetKitTesting", dependencies: ["NetCore", "NetMultipart", "LoopbackServer"], swiftSettings: strictSwift),
         .target(name: "LoopbackServer", swiftSettings: strictSwift),
         .executableTarget(name: "netkit-demo", dependencies: ["NetKit", "LoopbackServer"], swiftSettings: strictSwift),
         .executableTarget(name: "netkit-bench", dependencies: ["NetKit", "LoopbackServer"], swiftSettings: strictSwift),
 
         .testTarget(name: "NetMultipartTests", dependencies: ["NetMultipart"], swiftSettings: strictSwift),
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore"], swiftSettings: strictSwift),
-        .testTarget(name: "NetTransportTests", dependencies: ["NetTransport", "LoopbackServer"], swiftSettings: strictSwift),
-        .testTarget(name: "NetAuthTests", dependencies: ["NetAuth", "NetTransport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "NetTransportTests",
+            dependencies: ["NetTransport", "NetKitTesting", "LoopbackServer"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(name: "NetKitTestingTests", dependencies: ["NetKitTesting", "NetTransport", "LoopbackServer"], swiftSettings: strictSwift),
+        .testTarget(name: "NetAuthTests", dependencies: ["NetAuth", "NetTransport", "NetKitTesting"], swiftSettings: strictSwift),
         .testTarget(name: "NetStreamingTests", dependencies: ["NetStreaming", "NetCore"], swiftSettings: strictSwift),
-        .testTarget(name: "NetKitTests", dependencies: ["NetKit", "LoopbackServer"], swiftSettings: strictSwift),
+        .testTarget(name: "NetKitTests", dependencies: ["NetKit", "NetKitTesting", "LoopbackServer"], swiftSettings: strictSwift),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"], swiftSettings: strictSwift),
     ]
 )

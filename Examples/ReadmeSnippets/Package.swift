@@ -10,7 +10,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "readme-snippets",
-            dependencies: [.product(name: "NetKit", package: "NetKit")],
+            dependencies: [
+                .product(name: "NetKit", package: "NetKit"),
+                .product(name: "NetKitTesting", package: "NetKit"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]
