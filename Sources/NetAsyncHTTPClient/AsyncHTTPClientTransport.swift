@@ -107,7 +107,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             throw TransportErrorTranslation.translate(error, phase: .beforeHead, taskIsCancelled: Task.isCancelled)
         }
 
-        let finalURL = response.url ?? url
+        // `HTTPClientResponse.url` parses the last URL again: only worth it when a redirect was followed.
+        let finalURL = response.history.count > 1 ? response.url ?? url : url
         guard let head = HeadConversion.response(
             status: response.status, version: response.version, headers: response.headers, url: finalURL
         ) else {
