@@ -1,5 +1,5 @@
 # Shortcuts for the commands the README names.
-.PHONY: build test demo bench compat readme ci clean
+.PHONY: build test demo bench bench-transports test-ahc compat readme ci clean
 
 build:
 	swift build -Xswiftc -warnings-as-errors
@@ -13,6 +13,12 @@ demo:
 bench:
 	swift run -c release netkit-bench all
 
+bench-transports:
+	bash Benchmarks/Transports/run-benchmarks.sh
+
+test-ahc:
+	swift test --traits AsyncHTTPClient
+
 compat:
 	swift run --package-path Examples/EKNetworkCompatibility eknetwork-compatibility
 
@@ -23,4 +29,4 @@ ci:
 	bash .ci/run
 
 clean:
-	rm -rf .build Examples/EKNetworkCompatibility/.build Examples/ReadmeSnippets/.build
+	rm -rf .build Examples/EKNetworkCompatibility/.build Examples/ReadmeSnippets/.build Benchmarks/Transports/.build

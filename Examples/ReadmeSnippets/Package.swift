@@ -6,11 +6,20 @@ import PackageDescription
 let package = Package(
     name: "ReadmeSnippets",
     platforms: [.macOS(.v15), .iOS(.v18)],
-    dependencies: [.package(name: "NetKit", path: "../..")],
+    // With the AsyncHTTPClient trait, so that the README's AsyncHTTPClientTransport snippet compiles too.
+    dependencies: [
+        .package(name: "NetKit", path: "../..", traits: ["AsyncHTTPClient"]),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    ],
     targets: [
         .executableTarget(
             name: "readme-snippets",
-            dependencies: [.product(name: "NetKit", package: "NetKit")],
+            dependencies: [
+                .product(name: "NetKit", package: "NetKit"),
+                .product(name: "NetKitTesting", package: "NetKit"),
+                .product(name: "NetAsyncHTTPClient", package: "NetKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 import NetAuth
 import NetCore
+import NetKitTesting
 import NetTransport
 
 let authBase = URL(string: "https://auth.test/api")!

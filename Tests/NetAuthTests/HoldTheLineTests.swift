@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import NetCore
+import NetKitTesting
 import NetTransport
 
 @Suite("Hold the line")

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 @testable import NetAuth
 import NetCore
+import NetKitTesting
 import NetTransport
 
 /// Holds and refresh marks belong to the line or coordinator that set them.

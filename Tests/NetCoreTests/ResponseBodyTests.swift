@@ -56,4 +56,31 @@ struct ResponseBodyTests {
         await #expect(throws: CancellationError.self) { try await task.value }
         continuation.finish()
     }
+
+    @Test("a consumer cancelled mid-body abandons the transfer once it lets go of the iterator", arguments: ["sequence", "buffered"])
+    func cancelledConsumerAbandons(kind: String) async throws {
+        let (abandoned, abandon) = AsyncStream.makeStream(of: Void.self)
+        let (delivered, signal) = AsyncStream.makeStream(of: Void.self)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
+        let body: ResponseBody
+        if kind == "sequence" {
+            continuation.yield(Data("partial".utf8))
+            body = ResponseBody(stream, onAbandon: { abandon.yield() })
+        } else {
+            let (buffered, writer) = ResponseBody.makeBuffered { abandon.yield() }
+            writer.yield(Data("partial".utf8))
+            body = buffered
+        }
+        let task = Task {
+            for try await _ in body { signal.yield() }
+        }
+        var deliveries = delivered.makeAsyncIterator()
+        await deliveries.next()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        // The iterator is gone with the task: the transport has been told to stop.
+        var abandonments = abandoned.makeAsyncIterator()
+        await abandonments.next()
+        continuation.finish()
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NetKit
+import NetKitTesting
 
 /// A token store that lives on the main actor, as in an app's view model.
 @MainActor

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import NetKit
+import NetKitTesting
 
 @Suite("Engine logging")
 struct EngineLoggingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NetKit
+import NetKitTesting
 
 @Suite("EKNetwork's header rules")
 struct HeaderRulesTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NetKit
+import NetKitTesting
 
 @Suite("Progress ends with the request")
 struct ProgressOutcomeTests {

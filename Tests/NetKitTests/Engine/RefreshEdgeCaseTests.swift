@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NetKit
+import NetKitTesting
 
 @Suite("Refresh edge cases over the stub transport")
 struct RefreshEdgeCaseTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NetKit
+import NetKitTesting
 
 @Suite("Response size limits")
 struct ResponseLimitsTests {

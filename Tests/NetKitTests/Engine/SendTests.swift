@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import NetKit
+import NetKitTesting
 
 @Suite("send over the stub transport")
 struct SendTests {

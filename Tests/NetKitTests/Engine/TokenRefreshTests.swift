@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import NetKit
+import NetKitTesting
 
 @Suite("401 → refresh → retry once, over the stub transport")
 struct TokenRefreshTests {

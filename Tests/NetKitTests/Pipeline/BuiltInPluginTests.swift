@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import NetKit
+import NetKitTesting
 
 @Suite("Built-in plugins")
 struct BuiltInPluginTests {

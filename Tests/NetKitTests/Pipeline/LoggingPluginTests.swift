@@ -5,6 +5,7 @@ import FoundationNetworking
 import Synchronization
 import Testing
 import NetKit
+import NetKitTesting
 
 @Suite("Logging plugin and cURL rendering")
 struct LoggingPluginTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NetKit
+import NetKitTesting
 
 @Suite("Request metrics")
 struct RequestMetricsTests {

@@ -3,6 +3,7 @@ import LoopbackServer
 import Synchronization
 import Testing
 import NetKit
+import NetKitTesting
 
 @Suite("Retries that respect the server and the method")
 struct RetryRulesTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NetKit
+import NetKitTesting
 
 @Suite("A whole-request timeout")
 struct WholeRequestTimeoutTests {
@@ -32,7 +33,8 @@ struct WholeRequestTimeoutTests {
         }
         #expect(error?.code == .timedOut)
         #expect(elapsed >= timeout)
-        #expect(elapsed - timerElapsed < .milliseconds(50), "ends within 50 ms of its deadline: \(elapsed), a bare timer \(timerElapsed)")
+        // Without the deadline the retries would run for seconds; the bound leaves room for a loaded machine.
+        #expect(elapsed - timerElapsed < .milliseconds(150), "ends within 150 ms of its deadline: \(elapsed), a bare timer \(timerElapsed)")
         #expect(stub.requestCount >= 2, "several attempts fit in the timeout")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NetKit
+import NetKitTesting
 import Synchronization
 
 struct User: Codable, Equatable, Sendable {

@@ -1,6 +1,7 @@
 // Runs the README's snippets that can run without a network and checks what they did.
 import Foundation
 import NetKit
+import NetKitTesting
 
 func check(_ condition: Bool, _ what: String) {
     guard condition else {

@@ -1,0 +1,155 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import LoopbackServer
+import NetCore
+import Synchronization
+
+extension TransportConformance {
+    /// `send` returns at the response head, while the server still holds the body back.
+    static let headBeforeBody = TransportConformanceCheck("head before body") { context in
+        let gate = try LoopbackGate()
+        let released = Mutex<Bool?>(nil)
+        let server = try context.server { _ in
+            .streamed(headers: [(name: "Content-Type", value: "text/plain")]) { writer in
+                let opened = writer.wait(for: gate, timeout: .seconds(10))
+                released.withLock { $0 = opened }
+                writer.write("body")
+            }
+        }
+        defer { server.stop() }
+        let response = try await context.send(context.request(server.baseURL))
+        try context.expect(released.withLock { $0 } == nil, "send returned only after the server had sent the body")
+        gate.open()
+        let text = try await context.text(response.body)
+        try context.expect(released.withLock { $0 } == true, "the server gave up waiting before send returned the head")
+        try context.expect(text == "body", "the body was \(text.debugDescription)")
+    }
+
+    /// Each piece the server writes reaches the consumer while the server is still writing.
+    static let incrementalStreaming = TransportConformanceCheck("incremental streaming") { context in
+        let gates = try (0..<3).map { _ in try LoopbackGate() }
+        let timedOut = Mutex(false)
+        let server = try context.server { _ in
+            .streamed(headers: [(name: "Content-Type", value: "application/x-ndjson")]) { writer in
+                for (index, gate) in gates.enumerated() {
+                    writer.write("{\"line\":\(index)}\n")
+                    if !writer.wait(for: gate, timeout: .seconds(10)) {
+                        timedOut.withLock { $0 = true }
+                        return
+                    }
+                }
+            }
+        }
+        defer { server.stop() }
+        let response = try await context.send(context.request(server.baseURL))
+        var received = ""
+        var opened = 0
+        do {
+            for try await chunk in response.body {
+                received += String(decoding: chunk, as: UTF8.self)
+                // Open the gate of each complete line: the server writes the next one only then.
+                while opened < gates.count, received.contains("{\"line\":\(opened)}\n") {
+                    gates[opened].open()
+                    opened += 1
+                }
+            }
+        } catch {
+            throw context.failure("the stream failed after \(received.debugDescription): \(String(reflecting: error))")
+        }
+        try context.expect(!timedOut.withLock { $0 },
+                           "a line reached the consumer only after the server had stopped waiting for it: the body is not delivered as it arrives")
+        try context.expect(received == "{\"line\":0}\n{\"line\":1}\n{\"line\":2}\n", "the stream was \(received.debugDescription)")
+    }
+
+    /// A connection that closes mid-body ends the body with an error, for `Content-Length` and chunked bodies.
+    static let droppedBody = TransportConformanceCheck("a body dropped mid-way") { context in
+        let server = try context.server { request in
+            if request.path == "/chunked" {
+                return .streamed { writer in
+                    writer.write(Data(count: 10_000))
+                    writer.abort()
+                }
+            }
+            return LoopbackResponse(status: 200, body: Data(count: 50_000), faults: [.dropAfterBodyBytes(1000)])
+        }
+        defer { server.stop() }
+        let sized = try await context.send(context.request(server.baseURL.appendingPathComponent("length")))
+        try await context.expectBrokenBody(sized.body, "a Content-Length body cut after 1,000 of 50,000 bytes")
+        let chunked = try await context.send(context.request(server.baseURL.appendingPathComponent("chunked")))
+        try await context.expectBrokenBody(chunked.body, "a chunked body cut before its last chunk")
+    }
+
+    /// A body shorter than its `Content-Length` ends with an error, never as a short success.
+    static let shortBody = TransportConformanceCheck("a body shorter than its Content-Length") { context in
+        let server = try context.server { _ in
+            LoopbackResponse(status: 200, body: Data(count: 100), faults: [.declaredContentLength(5000)])
+        }
+        defer { server.stop() }
+        let response = try await context.send(context.request(server.baseURL))
+        try await context.expectBrokenBody(response.body, "100 bytes under a Content-Length of 5,000")
+    }
+
+    /// Cancelling the calling task while it waits for the head ends `send` with `CancellationError` and closes
+    /// the connection.
+    static let cancellationBeforeHead = TransportConformanceCheck("cancellation before the head") { context in
+        let server = try context.server { _ in LoopbackResponse.text("late").with(.delayBeforeHead(.seconds(60))) }
+        defer { server.stop() }
+        let transport = context.transport
+        let request = context.request(server.baseURL)
+        let sending = Task { _ = try await transport.send(request) }
+        try await context.await(.requests, atLeast: 1, on: server, "the request never reached the server")
+        sending.cancel()
+        try await context.expectCancellation("send, cancelled before the head") { try await sending.value }
+        try await context.await(.clientAbortedResponses, atLeast: 1, on: server, "the connection stayed open after the cancellation")
+    }
+
+    /// Cancelling the task that reads the body ends the read with `CancellationError` and closes the connection.
+    static let cancellationDuringBody = TransportConformanceCheck("cancellation during the body") { context in
+        let server = try context.server { _ in
+            .streamed { writer in
+                writer.write("first")
+                _ = writer.waitForClientClose(timeout: .seconds(20))
+            }
+        }
+        defer { server.stop() }
+        let transport = context.transport
+        let request = context.request(server.baseURL)
+        let (firstChunk, signal) = AsyncStream<Void>.makeStream()
+        let reading = Task {
+            let response = try await transport.send(request)
+            var iterator = response.body.makeAsyncIterator()
+            _ = try await iterator.next()
+            signal.yield()
+            // Each round takes a chunk or ends; the server sends nothing more until the connection closes.
+            while try await iterator.next() != nil {}
+        }
+        for await _ in firstChunk { break }
+        reading.cancel()
+        try await context.expectCancellation("reading the body, cancelled mid-way") { try await reading.value }
+        try await context.await(.clientAbortedResponses, atLeast: 1, on: server, "the connection stayed open after the cancellation")
+    }
+
+    /// A consumer that stops reading early, or drops a body unread, lets the transport close the connection.
+    static let abandonedBody = TransportConformanceCheck("a body abandoned by its consumer") { context in
+        let server = try context.server { _ in
+            .streamed { writer in
+                writer.write("first")
+                _ = writer.waitForClientClose(timeout: .seconds(20))
+            }
+        }
+        defer { server.stop() }
+        do {
+            let response = try await context.send(context.request(server.baseURL), "the first request")
+            for try await _ in response.body { break }
+        } catch {
+            throw context.failure("reading the first chunk failed: \(String(reflecting: error))")
+        }
+        try await context.await(.clientAbortedResponses, atLeast: 1, on: server, "the connection stayed open after the consumer stopped reading")
+        do {
+            _ = try await context.send(context.request(server.baseURL), "the second request")
+        }
+        try await context.await(.clientAbortedResponses, atLeast: 2, on: server, "the connection stayed open after the body was dropped unread")
+    }
+}

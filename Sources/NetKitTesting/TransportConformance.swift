@@ -1,0 +1,54 @@
+import NetCore
+
+/// A conformance suite for any ``HTTPTransport``: the behaviour NetKit's engine relies on, checked over real
+/// TCP against a loopback server on 127.0.0.1 that each check starts and stops itself.
+///
+/// It covers methods, request and response headers (repeated ones too), request bodies of every kind (memory,
+/// streams of known and unknown length, files, multipart forms), status codes, incremental streaming, a body
+/// dropped mid-way, a body shorter than its `Content-Length`, cancellation before the head and during the body,
+/// a body the consumer abandons, large bodies both ways, progress, redirects (no credentials to another
+/// origin) and refused connections.
+///
+/// The suite is a library of async checks that throw a descriptive ``TransportConformanceFailure``; it does not
+/// depend on a test framework, so it runs from Swift Testing and XCTest alike:
+///
+/// ```swift
+/// import NetKitTesting
+/// import Testing
+///
+/// @Test(arguments: TransportConformance.checks)
+/// func conforms(_ check: TransportConformanceCheck) async throws {
+///     try await check.run(against: MyTransport())
+/// }
+///
+/// @Test func conformsInOneGo() async throws {
+///     try await TransportConformance.verify(MyTransport())   // lists every failure at once
+/// }
+/// ```
+public enum TransportConformance {
+    /// Every check, in a stable order.
+    public static var checks: [TransportConformanceCheck] {
+        [
+            methods, requestHeaders, responseHeaders, statusCodes,
+            requestBodies, largeBodies, progress,
+            headBeforeBody, incrementalStreaming, droppedBody, shortBody,
+            cancellationBeforeHead, cancellationDuringBody, abandonedBody,
+            redirects, refusedConnection,
+        ]
+    }
+
+    /// Runs every check against `transport`, one after another, and reports every failure at once.
+    /// - Throws: ``TransportConformanceFailures`` when any check failed.
+    public static func verify(_ transport: any HTTPTransport, options: TransportConformanceOptions = .init()) async throws {
+        var failures: [TransportConformanceFailure] = []
+        for check in checks {
+            try Task.checkCancellation()
+            do {
+                try await check.run(against: transport, options: options)
+            } catch let failure as TransportConformanceFailure {
+                failures.append(failure)
+            }
+        }
+        if !failures.isEmpty { throw TransportConformanceFailures(failures: failures) }
+    }
+}
