@@ -1,6 +1,6 @@
 // netkit-bench: NetKit against its baselines, in the same run, on loopback.
 //
-//   swift run -c release netkit-bench [refresh|send|stream|slowconsumer|parsers|uploads|all] [rounds] [loopback|nginx]
+//   swift run -c release netkit-bench [refresh|engine|send|stream|slowconsumer|parsers|uploads|all] [rounds] [loopback|nginx]
 //
 // The third argument picks the server of `send` and `stream` (nginx, when installed, is started by the bench).
 import Foundation
@@ -95,6 +95,7 @@ func refreshCase() async throws {
 
 print("netkit-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, server \(server.baseURL.absoluteString)\n")
 if selected == "refresh" || selected == "all" { try await refreshCase() }
+if selected == "engine" || selected == "all" { try await EngineBenchmark.run(rounds: rounds) }
 if selected == "send" || selected == "all" { try await SendBenchmark.run(rounds: rounds, serverKind: serverKind) }
 if selected == "stream" || selected == "all" { try await streamCase(rounds: max(3, rounds / 3), serverKind: serverKind) }
 if selected == "slowconsumer" || selected == "all" { try await SlowConsumerBenchmark.run(rounds: max(3, rounds / 10)) }

@@ -72,6 +72,16 @@ struct RequestBuilderTests {
         #expect(plain.value(forHeader: "Content-Type") == "application/json")
     }
 
+    @Test("a header named again in another case replaces the value, once, under the first spelling")
+    func headerCaseMerge() throws {
+        let fields = try RequestBuilder.fields([("Content-Type", "a"), ("X-Id", "1"), ("content-type", "b"), ("CONTENT-TYPE", "c")])
+        #expect(fields == ["Content-Type": "c", "X-Id": "1"])
+        let built = try builder.makeRequest(ConfigurableRequest(headers: ["content-type": "text/csv", "ACCEPT": "text/plain"]), baseURL: base)
+        #expect(built.head.allHTTPHeaderFields?.count == 3, "Content-Type, Accept and User-Agent, each once: \(built.head.allHTTPHeaderFields ?? [:])")
+        #expect(built.value(forHeader: "accept") == "text/plain")
+        #expect(throws: NetworkError.invalidHeader(name: "X-A")) { try RequestBuilder.fields([("X-A", "1\r\nX-B: 2")]) }
+    }
+
     @Test("a stream body cannot be replayed; data bodies can")
     func replayability() throws {
         let stream = try builder.makeRequest(ConfigurableRequest(body: RequestBody(stream: InputStream(data: Data("abc".utf8)), length: 3, contentType: "text/plain")), baseURL: base)

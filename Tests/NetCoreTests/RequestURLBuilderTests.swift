@@ -19,6 +19,19 @@ struct RequestURLBuilderTests {
         #expect(url.absoluteString == expected)
     }
 
+    @Test("the road without URLComponents gives the URL the components road gives", arguments: [
+        "https://api.example.com", "https://api.example.com/", "https://api.example.com/v1", "https://api.example.com/v1/",
+        "http://127.0.0.1:8080/a%20b/", "https://user:pw@example.com:8443/base", "https://api.example.com/v1?key=1",
+        "https://api.example.com/v1#top", "https://xn--bcher-kva.example/",
+    ])
+    func roadsAgree(base: String) throws {
+        for path in ["", "/", "/users", "users/7/", "/a b/ü/%41", "/files/report..pdf", "/x;y=1/z"] {
+            let fast = try RequestURLBuilder.url(base: URL(string: base)!, path: path, query: nil)
+            let general = try RequestURLBuilder.urlThroughComponents(base: URL(string: base)!, path: path, query: nil)
+            #expect(fast.absoluteString == general.absoluteString, "\(base) + \(path)")
+        }
+    }
+
     @Test("rejects a .. segment, also percent-encoded and double-encoded", arguments: [
         "../secret", "/a/../b", "/a/..", "..", "/%2e%2e/x", "/%2E%2E/x", "/.%2e/x", "/%2e./x",
         "/%252e%252e/x", "/%25252e%25252e/x", "/a/..%2fb", "/a/%2e%2e%2fb", "/a/..%5cb",

@@ -63,11 +63,25 @@ public struct RequestBuilder: Sendable {
         if !isSet("Accept") { headers.append(("Accept", "application/json")) }
         if let userAgent, !isSet("User-Agent") { headers.append(("User-Agent", userAgent)) }
 
-        var built = TransportRequest(head: head, payload: payload, progress: request.progress)
+        head.allHTTPHeaderFields = try Self.fields(headers)
+        return TransportRequest(head: head, payload: payload, progress: request.progress)
+    }
+
+    /// The headers as one dictionary, each checked; a later value replaces an earlier one of the same name in any
+    /// case, under the earlier spelling, as `setValue(_:forHTTPHeaderField:)` would. Assigned at once: on Linux
+    /// every `setValue` copies the request and compares each name case-insensitively through `NSString`.
+    package static func fields(_ headers: [(String, String)]) throws(NetworkError) -> [String: String] {
+        var fields: [String: String] = [:]
+        fields.reserveCapacity(headers.count)
         for (name, value) in headers {
-            try built.setHeader(name, value)
+            try HeaderValidation.validate(name: name, value: value)
+            if fields[name] == nil, let spelling = fields.keys.first(where: { HeaderValidation.namesMatch($0, name) }) {
+                fields[spelling] = value
+            } else {
+                fields[name] = value
+            }
         }
-        return built
+        return fields
     }
 
     private static func payload(of body: RequestBody, encoder: JSONEncoder) throws -> RequestPayload {

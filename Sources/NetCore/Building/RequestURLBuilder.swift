@@ -10,6 +10,12 @@ public enum RequestURLBuilder {
     /// - Throws: ``NetworkError/invalidURL`` for a base URL without scheme or host, or a path that traverses,
     ///   names a scheme, carries a query or fragment, or holds control characters or backslashes.
     public static func url(base: URL, path: String, query: [String: String]?) throws(NetworkError) -> URL {
+        if query?.isEmpty ?? true, let url = try appendingPath(path, to: base) { return url }
+        return try urlThroughComponents(base: base, path: path, query: query)
+    }
+
+    /// The general road, for any base and query.
+    static func urlThroughComponents(base: URL, path: String, query: [String: String]?) throws(NetworkError) -> URL {
         guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true),
               let scheme = components.scheme, !scheme.isEmpty,
               let host = components.host, !host.isEmpty
@@ -26,6 +32,24 @@ public enum RequestURLBuilder {
         components.percentEncodedQuery = queryParts.isEmpty ? nil : queryParts.joined(separator: "&")
         components.fragment = nil
         guard let url = components.url else { throw .invalidURL }
+        return url
+    }
+
+    /// The common case without components: an absolute base URL with neither query nor fragment, and no query
+    /// parameters. The percent-encoded path is appended to the base's text and parsed once, where the
+    /// `URLComponents` road parses the base, serialises and parses again (a tenth of a small request's CPU on
+    /// Linux). `nil` when the base does not qualify.
+    private static func appendingPath(_ path: String, to base: URL) throws(NetworkError) -> URL? {
+        guard base.baseURL == nil, let scheme = base.scheme, !scheme.isEmpty, let host = base.host(), !host.isEmpty
+        else { return nil }
+        let text = base.absoluteString
+        guard !text.utf8.contains(UInt8(ascii: "?")), !text.utf8.contains(UInt8(ascii: "#")) else { return nil }
+        try validate(path: path)
+        let relative = PercentEncoding.encodePath(path)
+        if relative.isEmpty { return base }
+        let trimmedBase = text.hasSuffix("/") ? String(text.dropLast()) : text
+        let trimmedRelative = relative.hasPrefix("/") ? String(relative.dropFirst()) : relative
+        guard let url = URL(string: trimmedBase + "/" + trimmedRelative) else { throw .invalidURL }
         return url
     }
 
