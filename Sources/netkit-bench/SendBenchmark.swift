@@ -65,6 +65,12 @@ enum SendBenchmark {
                 _ = try await manager.send(GetSmall())
             },
         ]
+        if let only = ProcessInfo.processInfo.environment["NETKIT_BENCH_SEND_ONLY"].flatMap(Int.init) {
+            // For a profiler: one contender, one after another and 64 in flight, nothing else in the process.
+            try await batch(count: 20 * sequentialCount, width: 1, contenders[only].send)
+            try await batch(count: 4 * concurrentCount, width: inFlight, contenders[only].send)
+            return
+        }
         for (label, count, width) in [("one after another", sequentialCount, 1), ("\(inFlight) in flight", concurrentCount, inFlight)] {
             var samples = Array(repeating: Samples(), count: contenders.count)
             for round in 0...rounds {
