@@ -95,7 +95,9 @@ struct AsyncHTTPClientTransportTests {
         }
         let elapsed = clock.now - start
         #expect(error?.code == .timedOut)
-        #expect(elapsed >= .milliseconds(495) && elapsed < .seconds(3), "timed out after \(elapsed)")
+        // Never before the idle time; the upper bound only says that it ends (about 0.9 s alone, but up to 12 s was
+        // seen while the whole suite keeps both cores and the cooperative pool busy).
+        #expect(elapsed >= .milliseconds(495) && elapsed < .seconds(30), "timed out after \(elapsed)")
         #expect(openDescriptors(under: scratch) == 0)
         try await transport.shutdown()
     }
