@@ -47,9 +47,7 @@ public enum RequestURLBuilder {
         try validate(path: path)
         let relative = PercentEncoding.encodePath(path)
         if relative.isEmpty { return base }
-        let trimmedBase = text.hasSuffix("/") ? String(text.dropLast()) : text
-        let trimmedRelative = relative.hasPrefix("/") ? String(relative.dropFirst()) : relative
-        guard let url = URL(string: trimmedBase + "/" + trimmedRelative) else { throw .invalidURL }
+        guard let url = URL(string: join(text, relative)) else { throw .invalidURL }
         return url
     }
 
