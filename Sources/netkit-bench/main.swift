@@ -3,6 +3,7 @@
 //   swift run -c release netkit-bench [refresh|engine|send|stream|slowconsumer|parsers|uploads|all] [rounds] [loopback|nginx]
 //
 // The third argument picks the server of `send` and `stream` (nginx, when installed, is started by the bench).
+// NETKIT_BENCH_SEND_ONLY=<index> runs one `send` contender alone, for a profiler (`perf stat`, `perf record`).
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
