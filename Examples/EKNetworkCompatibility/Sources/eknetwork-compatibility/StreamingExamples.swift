@@ -41,6 +41,9 @@ struct MyEventsRequest: NetworkRequest {
 }
 
 /// The `URLSessionStreamingProtocol` mock the reference suggests for testing the streaming pipeline.
+///
+/// `@unchecked Sendable`, as a Swift 5 era mock would be: its one stored property is read and written only inside
+/// `lock.withLock`.
 final class MockStreamingSession: URLSessionStreamingProtocol, @unchecked Sendable {
     private let lock = NSLock()
     private var seen: [URLRequest] = []
