@@ -58,8 +58,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
     ],
     targets: [
-        .target(name: "NetMultipart", swiftSettings: strictSwift),
-        .target(name: "NetCore", dependencies: ["NetMultipart"], swiftSettings: strictSwift),
+        .target(name: "NetCore", swiftSettings: strictSwift),
+        .target(name: "NetMultipart", dependencies: ["NetCore"], swiftSettings: strictSwift),
         .target(name: "NetTransport", dependencies: ["NetCore"], swiftSettings: strictSwift),
         .target(name: "NetAuth", dependencies: ["NetCore"], swiftSettings: strictSwift),
         .target(name: "NetStreaming", dependencies: ["NetCore"], swiftSettings: strictSwift),
@@ -78,7 +78,7 @@ let package = Package(
         .executableTarget(name: "netkit-demo", dependencies: ["NetKit", "LoopbackServer"], swiftSettings: strictSwift),
         .executableTarget(name: "netkit-bench", dependencies: ["NetKit", "LoopbackServer"], swiftSettings: strictSwift),
 
-        .testTarget(name: "NetMultipartTests", dependencies: ["NetMultipart"], swiftSettings: strictSwift),
+        .testTarget(name: "NetMultipartTests", dependencies: ["NetMultipart", "NetCore"], swiftSettings: strictSwift),
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore"], swiftSettings: strictSwift),
         .testTarget(
             name: "NetTransportTests",

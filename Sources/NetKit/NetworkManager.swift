@@ -26,13 +26,28 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         var responseSizeLimit = RequestExecutor.defaultResponseLimit
         var errorPayloadLimit = RequestExecutor.defaultErrorPayloadLimit
         var requestTimeout: Duration?
-        var plugins: [any Plugin] = []
-        var logging: LoggingPlugin
-        var userAgentConfiguration: UserAgentConfiguration? {
-            didSet { userAgent = userAgentConfiguration?.generateUserAgentString() }
+        var plugins: [any Plugin] = [] {
+            didSet { stack = plugins + [logging] }
         }
-        /// The header value, built once per configuration rather than per request.
-        private(set) var userAgent: String?
+        var logging: LoggingPlugin {
+            didSet { stack = plugins + [logging] }
+        }
+        var userAgentConfiguration: UserAgentConfiguration? {
+            didSet { builder = RequestBuilder(userAgent: userAgentConfiguration?.generateUserAgentString()) }
+        }
+        /// Every request's plugins, assembled once per change rather than per request: the user's, then logging
+        /// (which runs last anyway: it logs requests as the others left them).
+        private(set) var stack: [any Plugin]
+        /// The builder with the `User-Agent` header value, built once per configuration.
+        private(set) var builder = RequestBuilder()
+
+        init(refreshPolicy: TokenRefreshPolicy, responseDecoderProvider: (@Sendable () -> JSONDecoder)?, plugins: [any Plugin], logging: LoggingPlugin) {
+            self.refreshPolicy = refreshPolicy
+            self.responseDecoderProvider = responseDecoderProvider
+            self.plugins = plugins
+            self.logging = logging
+            self.stack = plugins + [logging]
+        }
     }
 
     /// Returns the base URL; called for every request, so it may change between requests.
@@ -45,12 +60,11 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     private let streamingTransport: any HTTPTransport
     private let settings: Mutex<Settings>
 
-    /// Creates a manager that sends (and streams) through `transport`, with `middlewares` around it (outermost
-    /// first).
+    /// Creates a manager that sends (and streams) through `transport`, running `plugins` on every request.
     public convenience init(
         baseURL: @escaping @Sendable () -> URL,
         transport: any HTTPTransport,
-        middlewares: [any Middleware] = [],
+        plugins: [any Plugin] = [],
         loggerSubsystem: String = NetworkLogger.placeholderSubsystem,
         userAgentConfiguration: UserAgentConfiguration? = nil,
         responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil,
@@ -60,7 +74,7 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
             baseURL: baseURL,
             transport: transport,
             streamingTransport: transport,
-            middlewares: middlewares,
+            plugins: plugins,
             loggerSubsystem: loggerSubsystem,
             userAgentConfiguration: userAgentConfiguration,
             responseDecoderProvider: responseDecoderProvider,
@@ -68,23 +82,25 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         )
     }
 
-    /// Creates a manager that sends through `transport` and streams through `streamingTransport`.
+    /// Creates a manager that sends through `transport` and streams through `streamingTransport`, running `plugins`
+    /// on every request.
     public init(
         baseURL: @escaping @Sendable () -> URL,
         transport: any HTTPTransport,
         streamingTransport: any HTTPTransport,
-        middlewares: [any Middleware] = [],
+        plugins: [any Plugin] = [],
         loggerSubsystem: String = NetworkLogger.placeholderSubsystem,
         userAgentConfiguration: UserAgentConfiguration? = nil,
         responseDecoderProvider: (@Sendable () -> JSONDecoder)? = nil,
         tokenRefreshPolicy: TokenRefreshPolicy = TokenRefreshPolicy()
     ) {
         self.baseURL = baseURL
-        self.transport = middlewares.isEmpty ? transport : MiddlewareChain(middlewares, transport: transport)
-        self.streamingTransport = middlewares.isEmpty ? streamingTransport : MiddlewareChain(middlewares, transport: streamingTransport)
+        self.transport = transport
+        self.streamingTransport = streamingTransport
         var settings = Settings(
             refreshPolicy: tokenRefreshPolicy,
             responseDecoderProvider: responseDecoderProvider,
+            plugins: plugins,
             logging: LoggingPlugin(logger: NetworkLogger(subsystem: loggerSubsystem))
         )
         settings.userAgentConfiguration = userAgentConfiguration
@@ -137,9 +153,9 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         )
     }
 
-    /// A fixed base URL with a transport of your choice.
-    public convenience init(baseURL: URL, transport: any HTTPTransport, middlewares: [any Middleware] = []) {
-        self.init(baseURL: { baseURL }, transport: transport, middlewares: middlewares)
+    /// A fixed base URL with a transport of your choice, running `plugins` on every request.
+    public convenience init(baseURL: URL, transport: any HTTPTransport, plugins: [any Plugin] = []) {
+        self.init(baseURL: { baseURL }, transport: transport, plugins: plugins)
     }
 
     /// Refreshes the token on 401; concurrent 401s share one refresh. Setting it starts a new refresh history.
@@ -242,12 +258,13 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     ///   unless the request sets its own `Authorization`.
     /// - Throws: ``NetworkError`` for invalid requests (before anything is sent) and 401s that cannot be
     ///   recovered, the request's `errorDecoder` result or ``HTTPError`` for other failed statuses,
-    ///   `DecodingError`, transport errors (`URLError(.timedOut)` past the request's timeout), a plugin's error,
-    ///   and `CancellationError` when the calling task is cancelled.
+    ///   `DecodingError`, transport failures as `URLError`, as EKNetwork reports them (`URLError(.timedOut)` past
+    ///   the request's timeout; NetKit's ``TransportError`` beneath, without the failing URL), a plugin's error, and
+    ///   `CancellationError` when the calling task is cancelled.
     ///
     /// `send` runs on the caller's actor between network waits (`nonisolated(nonsending)`), so
     /// `accessToken` may read actor-isolated state, such as a `@MainActor` token store, on every attempt.
-    nonisolated(nonsending) public func send<T: NetworkRequest>(
+    nonisolated(nonsending) public func send<T: Endpoint>(
         _ request: T,
         accessToken: (() -> String?)? = nil
     ) async throws -> T.Response {
@@ -256,7 +273,7 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
 
     /// Sends `request` and returns the decoded value with the response's status and headers and NetKit's
     /// measurements of the request (attempts, retry waits, bytes, timings).
-    nonisolated(nonsending) public func response<T: NetworkRequest>(
+    nonisolated(nonsending) public func response<T: Endpoint>(
         for request: T,
         accessToken: (() -> String?)? = nil
     ) async throws -> NetworkResponse<T.Response> {
@@ -274,7 +291,7 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     /// ``HTTPError``. A body cut short by a dropped connection ends its views with an error; breaking out of a
     /// view's loop or cancelling the task cancels the transfer and closes the connection.
     /// - Throws: the errors of `send`, and ``StreamingError/invalidResponse`` for a response that is not HTTP.
-    nonisolated(nonsending) public func stream<T: NetworkRequest>(
+    nonisolated(nonsending) public func stream<T: Endpoint>(
         _ request: T,
         accessToken: (() -> String?)? = nil
     ) async throws -> StreamingResponse {
@@ -285,7 +302,7 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     /// Server-sent events from `request` that stay connected for as long as they are iterated, reconnecting with
     /// `Last-Event-ID` after the server's `retry` interval (see ``EventSource``). Each connection reads
     /// `accessToken` afresh on the caller's actor and takes the `stream` road, 401 → refresh included.
-    public func eventSource<T: NetworkRequest & Sendable>(
+    public func eventSource<T: Endpoint & Sendable>(
         _ request: T,
         accessToken: (() -> String?)? = nil,
         policy: EventSourcePolicy = EventSourcePolicy(),
@@ -301,18 +318,24 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     func makeExecutor(transport: (any HTTPTransport)? = nil) -> (RequestExecutor, TokenRefreshCoordinator?) {
         let transport = transport ?? self.transport
         return settings.withLock { settings in
-            let executor = RequestExecutor(
+            var executor = RequestExecutor(
                 transport: transport,
-                builder: RequestBuilder(userAgent: settings.userAgent),
+                builder: settings.builder,
                 responseDecoderProvider: settings.responseDecoderProvider,
-                plugins: [settings.logging] + settings.plugins,
+                plugins: settings.stack,
                 errorPayloadLimit: settings.errorPayloadLimit,
                 responseLimit: settings.responseSizeLimit,
                 line: requestLine,
                 defaultTimeout: settings.requestTimeout
             )
+            executor.presentation = Self.presentation
             return (executor, settings.coordinator)
         }
+    }
+
+    /// EKNetwork reports transport failures as `URLError`: so does the facade, whatever the transport.
+    static let presentation = ErrorPresentation { error in
+        (error as? TransportError).map { URLError($0) } ?? error
     }
 
     private static func transports(

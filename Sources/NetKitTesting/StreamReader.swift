@@ -1,5 +1,5 @@
 import Foundation
-import NetMultipart
+import NetCore
 
 /// Reads an upload body to its end, for transports that need the bytes in memory.
 enum StreamReader {

@@ -1,9 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 import NetCore
-import NetMultipart
 import Synchronization
 
 /// A transport for your tests: it answers from a script, records every request, and can fail or wait.
@@ -63,7 +63,7 @@ public final class StubTransport: HTTPTransport {
             Reply(status: status, headers: headers)
         }
 
-        /// An error instead of a response (for example `URLError(.timedOut)`).
+        /// An error instead of a response (for example `TransportError(.timedOut)`).
         public static func failure(_ error: any Error) -> Reply {
             Reply(error: error)
         }
@@ -78,17 +78,19 @@ public final class StubTransport: HTTPTransport {
 
     /// A request as the stub saw it, with its body read into memory.
     public struct RecordedRequest: Sendable {
-        /// Method, URL and headers.
-        public let head: URLRequest
-        /// The body bytes.
+        /// Method, target and header fields.
+        public let head: HTTPRequestHead
+        /// The body bytes (empty for a request without a body).
         public let body: Data
+        /// Whether the request had a body at all (an empty one counts).
+        public let hasBody: Bool
 
         /// The method.
-        public var method: String { head.httpMethod ?? "GET" }
+        public var method: HTTPMethod { head.method }
         /// The URL.
         public var url: URL? { head.url }
-        /// A header's value (case-insensitive).
-        public func value(forHeader name: String) -> String? { head.value(forHTTPHeaderField: name) }
+        /// A header's value (case-insensitive; repeated fields joined, see ``NetCore/HTTPHeaderFields/value(for:)``).
+        public func value(forHeader name: String) -> String? { head.headerFields.value(for: name) }
     }
 
     /// The error a scripted stub throws once its replies run out.
@@ -125,19 +127,20 @@ public final class StubTransport: HTTPTransport {
     public var requestCount: Int { recorded.withLock { $0.count } }
 
     /// Records `request` and answers with the script's reply.
+    /// - Throws: the reply's error; ``NetworkError/invalidHeader(name:)`` for reply headers a server could not send.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let body = try Self.read(request.payload)
+        let body = try Self.read(request.body)
         let index = recorded.withLock { requests in
-            requests.append(RecordedRequest(head: request.head, body: body))
+            requests.append(RecordedRequest(head: request.head, body: body, hasBody: request.body != nil))
             return requests.count - 1
         }
         let reply = try await handler(request, index)
         if let delay = reply.delay { try await Task.sleep(for: delay) }
         if let error = reply.error { throw error }
-        guard let url = request.url,
-              let head = HTTPURLResponse(url: url, statusCode: reply.status, httpVersion: "HTTP/1.1", headerFields: reply.headers)
-        else { throw NetworkError.invalidResponse }
-        request.progress?.report(completed: Int64(body.count), of: Int64(body.count))
+        let head = HTTPResponseHead(statusCode: reply.status, headerFields: try HTTPHeaderFields(reply.headers))
+        if request.body != nil { request.progress?.reportSent(Int64(body.count), of: Int64(body.count)) }
+        let received = Int64(reply.chunks.reduce(0) { $0 + $1.count })
+        request.progress?.reportReceived(received, of: received)
         let stream = AsyncThrowingStream<Data, any Error> { continuation in
             for chunk in reply.chunks { continuation.yield(chunk) }
             continuation.finish(throwing: reply.bodyError)
@@ -145,13 +148,10 @@ public final class StubTransport: HTTPTransport {
         return TransportResponse(head: head, body: ResponseBody(stream))
     }
 
-    private static func read(_ payload: RequestPayload) throws -> Data {
-        switch payload {
-        case .empty: return Data()
-        case .data(let data): return data
-        case .source(let source):
-            guard let reader = try? source.makeReader() else { throw NetworkError.uploadStreamConsumed }
-            return try StreamReader.readAll(reader)
-        }
+    private static func read(_ body: UploadSource?) throws -> Data {
+        guard let body else { return Data() }
+        if let data = body.inMemoryData { return data }
+        guard let reader = try? body.makeReader() else { throw NetworkError.uploadStreamConsumed }
+        return try StreamReader.readAll(reader)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 
 extension MultipartFormData.Part {
     /// Where a part's bytes come from.

@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 
 extension MultipartFormData {
     /// One field or file of a `multipart/form-data` body (RFC 7578 §4.2).

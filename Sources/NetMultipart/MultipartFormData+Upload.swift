@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 
 extension MultipartFormData {
     /// Appends a part whose bytes are read from the file at `fileURL` when the form is sent.

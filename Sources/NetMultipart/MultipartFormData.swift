@@ -1,4 +1,5 @@
 import Foundation
+import NetCore
 
 /// A `multipart/form-data` body (RFC 7578): fields and files from memory, files on disk or streams.
 ///

@@ -40,6 +40,8 @@ public struct EventSource: AsyncSequence, Sendable {
     public let maximumEventSize: Int
     private let clock: any Clock<Duration>
     private let randomUnit: @Sendable () -> Double
+    /// How the caller sees the errors the source ends with (a facade may speak other types).
+    package var presentation = ErrorPresentation.native
 
     /// Creates a source over `connect`, which the manager or the engine supplies.
     /// - Parameters:
@@ -91,6 +93,14 @@ public struct EventSource: AsyncSequence, Sendable {
 
         /// The next event, staying on the caller's actor between network waits.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> ServerSentEvent? {
+            do {
+                return try await nextEvent(isolation: actor)
+            } catch {
+                throw source.presentation.present(error)
+            }
+        }
+
+        private mutating func nextEvent(isolation actor: isolated (any Actor)?) async throws -> ServerSentEvent? {
             while !finished {
                 if events == nil {
                     if connections > 0 { try await waitBeforeReconnecting(isolation: actor) }
@@ -117,7 +127,7 @@ public struct EventSource: AsyncSequence, Sendable {
                     // A server that closes at once, again and again, is failing too.
                     if !deliveredOnThisConnection {
                         failures += 1
-                        lastError = URLError(.zeroByteResource)
+                        lastError = TransportError(.connectionLost, detail: "the server closed the event stream before its first event")
                     }
                 } catch {
                     endConnection()
@@ -141,7 +151,7 @@ public struct EventSource: AsyncSequence, Sendable {
         private mutating func waitBeforeReconnecting(isolation actor: isolated (any Actor)?) async throws {
             guard source.policy.allowsAttempt(afterFailures: failures) else {
                 finished = true
-                throw EventSourceError.reconnectLimitReached(attempts: failures, lastError: lastError ?? URLError(.unknown))
+                throw EventSourceError.reconnectLimitReached(attempts: failures, lastError: lastError ?? TransportError(.other))
             }
             let wait = source.policy.delay(afterFailures: failures, serverRetry: reconnectionTime, randomUnit: source.randomUnit())
             try await source.clock.sleep(for: wait)
@@ -153,7 +163,7 @@ public struct EventSource: AsyncSequence, Sendable {
             connections += 1
             let response = try await source.connect(lastEventID)
             if response.statusCode == 204 { return false }
-            let contentType = response.headers.first { $0.key.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value
+            let contentType = response.headerFields.value(for: "Content-Type")
             guard let contentType, Self.isEventStream(contentType) else {
                 throw StreamingError.unexpectedContentType(contentType)
             }
@@ -165,7 +175,7 @@ public struct EventSource: AsyncSequence, Sendable {
         /// Throws errors another connection cannot mend; transient transport failures pass.
         private func checkRecoverable(_ error: any Error) throws {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
-            if let urlError = error as? URLError, RetryPolicy.isTransient(urlError) { return }
+            if let error = error as? any TransportErrorConvertible, error.transportError.isTransient { return }
             throw error
         }
 

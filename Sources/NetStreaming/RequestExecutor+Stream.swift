@@ -11,7 +11,7 @@ extension RequestExecutor {
     /// ``StreamingError/errorPayloadTooLarge(limitBytes:)``), then the request's `errorDecoder` result or
     /// ``HTTPError``.
     /// - Throws: the errors of `send`, ``StreamingError/invalidResponse`` for a response that is not HTTP.
-    nonisolated(nonsending) public func stream<Request: NetworkRequest>(
+    nonisolated(nonsending) public func stream<Request: Endpoint>(
         _ request: Request,
         baseURL: URL,
         accessToken: (() -> String?)? = nil,
@@ -19,9 +19,9 @@ extension RequestExecutor {
     ) async throws -> StreamingResponse {
         do {
             let (response, _) = try await streamingResponse(for: request, baseURL: baseURL, accessToken: accessToken, credentials: credentials)
-            return StreamingResponse(statusCode: response.statusCode, headers: response.head.stringHeaders, body: response.body)
+            return StreamingResponse(head: response.head, body: response.body.presenting(presentation))
         } catch NetworkError.invalidResponse {
-            throw StreamingError.invalidResponse
+            throw presentation.present(StreamingError.invalidResponse)
         }
     }
 }
@@ -30,7 +30,7 @@ extension RequestExecutor {
     /// Server-sent events from `request` that reconnect as the WHATWG standard's event source does; see
     /// ``EventSource``. Each connection reads `accessToken` afresh on the caller's actor and takes the same road
     /// as ``stream(_:baseURL:accessToken:credentials:)``, with `Accept: text/event-stream` and `Last-Event-ID`.
-    public func eventSource<Request: NetworkRequest & Sendable>(
+    public func eventSource<Request: Endpoint & Sendable>(
         _ request: Request,
         baseURL: @escaping @Sendable () -> URL,
         accessToken: (() -> String?)? = nil,
@@ -39,16 +39,20 @@ extension RequestExecutor {
         isolation: isolated (any Actor)? = #isolation
     ) -> EventSource {
         let provider = BearerTokenCredentials(token: CallerIsolated(accessToken, isolation: isolation), recovery: credentials)
-        let executor = self
-        return EventSource(policy: policy, clock: clock, randomUnit: randomUnit) { lastEventID in
+        var executor = self
+        // The source judges its connections' failures in NetKit's own words and presents only what it ends with.
+        executor.presentation = .native
+        var source = EventSource(policy: policy, clock: clock, randomUnit: randomUnit) { [executor] lastEventID in
             var connection = executor
             connection.plugins.append(EventStreamHeaders(lastEventID: lastEventID))
             do {
                 let (response, _) = try await connection.streamingResponse(for: request, baseURL: baseURL(), credentials: provider)
-                return StreamingResponse(statusCode: response.statusCode, headers: response.head.stringHeaders, body: response.body)
+                return StreamingResponse(head: response.head, body: response.body)
             } catch NetworkError.invalidResponse {
                 throw StreamingError.invalidResponse
             }
         }
+        source.presentation = presentation
+        return source
     }
 }

@@ -23,8 +23,10 @@ import NetCore
 public struct StreamingResponse: Sendable {
     /// The HTTP status code.
     public let statusCode: Int
-    /// The response headers.
+    /// The response headers (repeated names joined, see ``NetCore/HTTPHeaderFields/dictionary``).
     public let headers: [String: String]
+    /// The response's header fields, repeated ones apart.
+    public let headerFields: HTTPHeaderFields
     /// The body as `Data` chunks, in arrival order, as the transport delivered them.
     public let chunks: ResponseBody
 
@@ -32,6 +34,16 @@ public struct StreamingResponse: Sendable {
     public init(statusCode: Int, headers: [String: String], body: ResponseBody) {
         self.statusCode = statusCode
         self.headers = headers
+        // Headers a caller made are kept as given; ones it could not have sent are left out of the fields.
+        self.headerFields = (try? HTTPHeaderFields(headers)) ?? HTTPHeaderFields()
+        self.chunks = body
+    }
+
+    /// Creates a response from a transport's head and body.
+    public init(head: HTTPResponseHead, body: ResponseBody) {
+        self.statusCode = head.statusCode
+        self.headers = head.headerFields.dictionary
+        self.headerFields = head.headerFields
         self.chunks = body
     }
 

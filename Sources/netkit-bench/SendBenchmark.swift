@@ -45,7 +45,7 @@ enum SendBenchmark {
         let transport = URLSessionTransport(configuration: configuration)
         let manager = NetworkManager(baseURL: server.baseURL, transport: transport)
         let url = server.baseURL.appending(path: "small")
-        let transportRequest = TransportRequest(head: URLRequest(url: url))
+        let transportRequest = TransportRequest(head: try HTTPRequestHead(url: url))
         let contenders = [
             Contender(name: "URLSession `data(for:)` + JSONDecoder") {
                 let (data, _) = try await session.data(for: URLRequest(url: url))

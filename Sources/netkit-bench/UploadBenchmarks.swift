@@ -372,7 +372,9 @@ enum UploadChild {
             let transport = URLSessionTransport()
             let source = try form(file: file).uploadSource()
             start = clock.now
-            let response = try await transport.send(TransportRequest(head: request(server), payload: .source(source)))
+            var upload = try TransportRequest(request(server))
+            upload.body = source
+            let response = try await transport.send(upload)
             let data = try await response.body.collect(upTo: 1 << 20)
             status = response.statusCode
             view = try? JSONDecoder().decode(ServerView.self, from: data)

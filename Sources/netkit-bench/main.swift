@@ -97,6 +97,11 @@ func refreshCase() async throws {
 print("netkit-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, server \(server.baseURL.absoluteString)\n")
 if selected == "refresh" || selected == "all" { try await refreshCase() }
 if selected == "engine" || selected == "all" { try await EngineBenchmark.run(rounds: rounds) }
+// One engine case alone, for a profiler: `netkit-bench engine-profile <case number> [requests]`.
+if selected == "engine-profile" {
+    let arguments = CommandLine.arguments
+    try await EngineBenchmark.profile(case: arguments.count > 2 ? Int(arguments[2]) ?? 4 : 4, requests: arguments.count > 3 ? Int(arguments[3]) ?? 200_000 : 200_000)
+}
 if selected == "send" || selected == "all" { try await SendBenchmark.run(rounds: rounds, serverKind: serverKind) }
 if selected == "stream" || selected == "all" { try await streamCase(rounds: max(3, rounds / 3), serverKind: serverKind) }
 if selected == "slowconsumer" || selected == "all" { try await SlowConsumerBenchmark.run(rounds: max(3, rounds / 10)) }

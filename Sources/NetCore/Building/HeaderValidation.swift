@@ -1,16 +1,26 @@
 /// Checks header names and values before they are sent (RFC 9110 §5.1, §5.5).
 ///
 /// A CR or LF in a header would let a value smuggle a second header or a second request; NUL truncates
-/// values in C-based stacks. In Swift `"\r\n"` is one `Character`, so the checks look at Unicode scalars.
+/// values in C-based stacks. The checks read UTF-8 bytes: CR, LF, NUL and every token character are ASCII, and no
+/// byte of a multi-byte UTF-8 sequence is (in Swift `"\r\n"` is one `Character`, which a check over characters
+/// would miss).
 package enum HeaderValidation {
     /// `true` when `name` is a non-empty RFC 9110 token.
     package static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy(isTokenCharacter)
+        var utf8 = name.utf8
+        if let valid = utf8.withContiguousStorageIfAvailable({ !$0.isEmpty && $0.allSatisfy(isTokenByte) }) {
+            return valid
+        }
+        utf8 = name.utf8
+        return !utf8.isEmpty && utf8.allSatisfy(isTokenByte)
     }
 
     /// `true` when `value` holds no CR, LF or NUL.
     package static func isValidValue(_ value: String) -> Bool {
-        !value.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }
+        if let valid = value.utf8.withContiguousStorageIfAvailable({ !$0.contains(where: isForbiddenValueByte) }) {
+            return valid
+        }
+        return !value.utf8.contains(where: isForbiddenValueByte)
     }
 
     /// Throws ``NetworkError/invalidHeader(name:)`` unless both name and value are valid.
@@ -24,9 +34,24 @@ package enum HeaderValidation {
     package static func namesMatch(_ first: String, _ second: String) -> Bool {
         let a = first.utf8, b = second.utf8
         guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
-        }
+        // Native strings (every name NetKit builds) compare as byte buffers; the iterator road is the fallback.
+        if let result = a.withContiguousStorageIfAvailable({ x in
+            b.withContiguousStorageIfAvailable { y in
+                for index in 0..<x.count where !bytesMatch(x[index], y[index]) { return false }
+                return true
+            }
+        }), let result { return result }
+        return zip(a, b).allSatisfy(bytesMatch)
+    }
+
+    private static func bytesMatch(_ x: UInt8, _ y: UInt8) -> Bool {
+        x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+    }
+
+    /// `name` with ASCII letters lowercased (header names are ASCII tokens).
+    package static func lowercased(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
+        return String(decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The name with control characters escaped, safe to put in an error message or a log line.
@@ -36,11 +61,20 @@ package enum HeaderValidation {
         })
     }
 
-    private static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "a"..."z", "A"..."Z", "0"..."9": true
-        case "!", "#", "$", "%", "&", "'", "*", "+", "-", ".", "^", "_", "`", "|", "~": true
-        default: false
+    private static func isForbiddenValueByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") || byte == 0
+    }
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
         }
     }
 }

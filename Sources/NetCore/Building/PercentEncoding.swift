@@ -8,6 +8,8 @@ package enum PercentEncoding {
 
     /// Encodes what may not appear in a path segment, keeping `/` and well-formed `%XX` escapes a caller wrote.
     package static func encodePath(_ path: String) -> String {
+        // Most paths need no escape at all: hand them back without building a new string.
+        if path.utf8.allSatisfy({ isUnreserved($0) || isPathSafe($0) }) { return path }
         let bytes = Array(path.utf8)
         var result = ""
         result.reserveCapacity(bytes.count)
@@ -77,7 +79,14 @@ package enum PercentEncoding {
 
     /// RFC 3986 `pchar` beyond unreserved (sub-delims, ":" and "@"), plus "/" between segments.
     private static func isPathSafe(_ byte: UInt8) -> Bool {
-        "/!$&'()*+,;=:@".utf8.contains(byte)
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+             UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+             UInt8(ascii: ":"), UInt8(ascii: "@"):
+            true
+        default:
+            false
+        }
     }
 
     private static func isHex(_ byte: UInt8) -> Bool { hexValue(byte) != nil }

@@ -1,10 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
-import NetMultipart
 
-/// Turns a ``NetworkRequest`` into a ``TransportRequest``: the one request builder `send` and `stream` share.
+/// Turns an ``Endpoint`` into a ``TransportRequest``: the one request builder `send` and `stream` share.
 ///
 /// Every check happens here, before a byte is sent: the path, the headers, the body kinds. Requests go out
 /// with `Accept: application/json` unless they set their own `Accept`, as EKNetwork sends them.
@@ -15,16 +15,23 @@ import NetMultipart
 /// from what was sent.
 public struct RequestBuilder: Sendable {
     /// The `User-Agent` to send when the request does not set one.
-    public var userAgent: String?
-    /// The idle timeout of each attempt, in seconds; `nil` leaves the session configuration's
-    /// `timeoutIntervalForRequest` in charge.
-    public var timeout: TimeInterval?
+    public var userAgent: String? {
+        didSet { userAgentField = userAgent.flatMap { try? HTTPHeaderField(name: "User-Agent", value: $0) } }
+    }
+    /// How long each attempt may wait without a byte moving; `nil` leaves the transport's own idle timeout in
+    /// charge (URLSession's `timeoutIntervalForRequest`, AsyncHTTPClient's read timeout).
+    public var idleTimeout: Duration?
+    /// The `User-Agent` field, checked once rather than per request.
+    private var userAgentField: HTTPHeaderField?
 
     /// Creates a builder.
-    public init(userAgent: String? = nil, timeout: TimeInterval? = nil) {
+    public init(userAgent: String? = nil, idleTimeout: Duration? = nil) {
         self.userAgent = userAgent
-        self.timeout = timeout
+        self.idleTimeout = idleTimeout
+        self.userAgentField = userAgent.flatMap { try? HTTPHeaderField(name: "User-Agent", value: $0) }
     }
+
+    private static let acceptJSON = HTTPHeaderField(uncheckedName: "Accept", value: "application/json")
 
     /// Builds the transport request for `request` under `baseURL`.
     /// - Throws: ``NetworkError/invalidURL``, ``NetworkError/invalidHeader(name:)`` (also for a
@@ -32,90 +39,61 @@ public struct RequestBuilder: Sendable {
     ///   ``NetworkError/conflictingBodyTypes``, ``NetworkError/invalidMultipartEncoding``,
     ///   ``NetworkError/uploadStreamConsumed`` for a stream body an earlier send already read, or the
     ///   `EncodingError` of the request's `jsonEncoder`.
-    public func makeRequest<Request: NetworkRequest>(_ request: Request, baseURL: URL) throws -> TransportRequest {
-        if request.body != nil && request.multipartData != nil { throw NetworkError.conflictingBodyTypes }
-        let url = try RequestURLBuilder.url(base: baseURL, path: request.path, query: request.queryParameters)
+    public func makeRequest<Request: Endpoint>(_ request: Request, baseURL: URL) throws -> TransportRequest {
+        let requestBody = try request.makeBody()
+        var head = try RequestURLBuilder.target(base: baseURL, path: request.path, query: request.queryParameters, method: request.method)
 
-        var head = URLRequest(url: url)
-        if let timeout { head.timeoutInterval = timeout }
-        // A new request is a GET already; setting the method makes Foundation copy and normalise the request.
-        if request.method.rawValue != "GET" { head.httpMethod = request.method.rawValue }
-        var headers: [(String, String)] = [("Content-Type", request.contentType)]
-        let payload: RequestPayload
-        if let form = request.multipartData {
-            payload = try Self.payload(of: form)
-            headers.append(("Content-Type", form.contentType))
-        } else if let body = request.body {
-            payload = try Self.payload(of: body, encoder: request.jsonEncoder)
-            headers.append(("Content-Type", body.contentType))
-        } else {
-            payload = .empty
-        }
-        if payload.isConsumed { throw NetworkError.uploadStreamConsumed }
-        if let extra = request.headers {
-            try Self.checkFraming(extra, of: payload)
-            headers += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        }
-        func isSet(_ name: String) -> Bool {
-            headers.contains { HeaderValidation.namesMatch($0.0, name) }
-        }
-        // EKNetwork sends JSON's Accept unless the request names its own.
-        if !isSet("Accept") { headers.append(("Accept", "application/json")) }
-        if let userAgent, !isSet("User-Agent") { headers.append(("User-Agent", userAgent)) }
+        let body: UploadSource? = try requestBody.map { try Self.source(of: $0, encoder: request.jsonEncoder) }
+        if body?.isConsumed == true { throw NetworkError.uploadStreamConsumed }
+        let bodyLength: Int64? = body == nil ? 0 : body?.length
 
-        head.allHTTPHeaderFields = try Self.fields(headers)
-        return TransportRequest(head: head, payload: payload, progress: request.progress)
-    }
-
-    /// The headers as one dictionary, each checked; a later value replaces an earlier one of the same name in any
-    /// case, under the earlier spelling, as `setValue(_:forHTTPHeaderField:)` would. Assigned at once: on Linux
-    /// every `setValue` copies the request and compares each name case-insensitively through `NSString`.
-    package static func fields(_ headers: [(String, String)]) throws(NetworkError) -> [String: String] {
-        var fields: [String: String] = [:]
-        fields.reserveCapacity(headers.count)
-        for (name, value) in headers {
-            try HeaderValidation.validate(name: name, value: value)
-            if fields[name] == nil, let spelling = fields.keys.first(where: { HeaderValidation.namesMatch($0, name) }) {
-                fields[spelling] = value
-            } else {
-                fields[name] = value
+        var fields = HTTPHeaderFields()
+        let extra = request.headers
+        let ownFields = try request.headerFields
+        fields.reserveCapacity(4 + (extra?.count ?? 0) + ownFields.count)
+        fields.append(try HTTPHeaderField(name: "Content-Type", value: requestBody?.contentType ?? request.contentType))
+        if let extra {
+            for (name, value) in extra.sorted(by: { $0.key < $1.key }) {
+                try Self.checkFraming(name: name, value: value, bodyLength: bodyLength)
+                fields.set(try HTTPHeaderField(name: name, value: value))
             }
         }
-        return fields
-    }
-
-    private static func payload(of body: RequestBody, encoder: JSONEncoder) throws -> RequestPayload {
-        switch body.content {
-        case .encodable(let value): .data(try encoder.encode(value))
-        case .raw(let data): .data(data)
-        case .source(let source): .source(source)
-        case .formURLEncoded(let fields): .data(Data(FormURLEncoding.encode(fields).utf8))
+        if !ownFields.isEmpty {
+            for field in ownFields {
+                try Self.checkFraming(name: field.name, value: field.value, bodyLength: bodyLength)
+                fields.removeValues(for: field.name)
+            }
+            for field in ownFields { fields.append(field) }
         }
+        // EKNetwork sends JSON's Accept unless the request names its own.
+        if !fields.contains("Accept") { fields.append(Self.acceptJSON) }
+        if let userAgentField, !fields.contains("User-Agent") { fields.append(userAgentField) }
+        head.headerFields = fields
+
+        var built = TransportRequest(head: head, body: body, progress: request.progress)
+        built.idleTimeout = idleTimeout
+        built.progress?.follow(body == nil ? .download : .upload)
+        return built
     }
 
-    /// A form held in memory is encoded into one `Data`, as EKNetwork sends it; a form with file or stream
-    /// parts is sent as a source that reads each part when the transport asks for it, never assembled.
-    static func payload(of form: MultipartFormData) throws(NetworkError) -> RequestPayload {
-        do {
-            if form.parts.allSatisfy(\.isInMemory) { return .data(try form.encoded()) }
-            return .source(try form.uploadSource())
-        } catch {
-            throw .invalidMultipartEncoding
+    /// The bytes of a body: encoded now when it is a value or form fields, described when it is a file or stream.
+    private static func source(of body: RequestBody, encoder: JSONEncoder) throws -> UploadSource {
+        switch body.content {
+        case .encodable(let value): UploadSource(data: try encoder.encode(value))
+        case .raw(let data): UploadSource(data: data)
+        case .source(let source): source
+        case .formURLEncoded(let fields): UploadSource(data: Data(FormURLEncoding.encode(fields).utf8))
         }
     }
 
     /// Refuses framing headers that disagree with the body: a `Content-Length` other than the body's known
     /// size (or on a body of unknown size), and any `Transfer-Encoding`.
-    static func checkFraming(_ headers: [String: String], of payload: RequestPayload) throws(NetworkError) {
-        for (name, value) in headers {
-            if name.caseInsensitiveCompare("Transfer-Encoding") == .orderedSame {
-                throw .invalidHeader(name: name)
-            }
-            if name.caseInsensitiveCompare("Content-Length") == .orderedSame {
-                let isDecimal = !value.isEmpty && value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-                guard isDecimal, let declared = Int64(value), declared == payload.knownLength else {
-                    throw .invalidHeader(name: name)
-                }
+    static func checkFraming(name: String, value: String, bodyLength: Int64?) throws(NetworkError) {
+        if HeaderValidation.namesMatch(name, "Transfer-Encoding") { throw .invalidHeader(name: name) }
+        if HeaderValidation.namesMatch(name, "Content-Length") {
+            let isDecimal = !value.isEmpty && value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            guard isDecimal, let declared = Int64(value), declared == bodyLength else {
+                throw .invalidHeader(name: HeaderValidation.printable(name))
             }
         }
     }

@@ -1,6 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
-/// Joins a base URL, a request path and query parameters into the URL a request is sent to.
+/// Joins a base URL, a request path and query parameters into the target a request is sent to.
 ///
 /// Pure and deterministic. The path is judged segment by segment: `..` is refused also when percent-encoded
 /// (`%2e%2e`) or double-encoded (`%252e%252e`), while a name such as `report..pdf` is fine. The base URL's
@@ -10,70 +14,65 @@ public enum RequestURLBuilder {
     /// - Throws: ``NetworkError/invalidURL`` for a base URL without scheme or host, or a path that traverses,
     ///   names a scheme, carries a query or fragment, or holds control characters or backslashes.
     public static func url(base: URL, path: String, query: [String: String]?) throws(NetworkError) -> URL {
-        if query?.isEmpty ?? true, let url = try appendingPath(path, to: base) { return url }
-        return try urlThroughComponents(base: base, path: path, query: query)
-    }
-
-    /// The general road, for any base and query.
-    static func urlThroughComponents(base: URL, path: String, query: [String: String]?) throws(NetworkError) -> URL {
-        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true),
-              let scheme = components.scheme, !scheme.isEmpty,
-              let host = components.host, !host.isEmpty
-        else { throw .invalidURL }
-        try validate(path: path)
-
-        let basePath = components.percentEncodedPath
-        let relative = PercentEncoding.encodePath(path)
-        components.percentEncodedPath = join(basePath, relative)
-
-        var queryParts: [String] = []
-        if let existing = components.percentEncodedQuery, !existing.isEmpty { queryParts.append(existing) }
-        if let query, !query.isEmpty { queryParts.append(FormURLEncoding.encode(query)) }
-        components.percentEncodedQuery = queryParts.isEmpty ? nil : queryParts.joined(separator: "&")
-        components.fragment = nil
-        guard let url = components.url else { throw .invalidURL }
+        guard let url = try target(base: base, path: path, query: query).url else { throw .invalidURL }
         return url
     }
 
-    /// The common case without components: an absolute base URL with neither query nor fragment, and no query
-    /// parameters. The percent-encoded path is appended to the base's text and parsed once, where the
-    /// `URLComponents` road parses the base, serialises and parses again (a tenth of a small request's CPU on
-    /// Linux). `nil` when the base does not qualify.
-    private static func appendingPath(_ path: String, to base: URL) throws(NetworkError) -> URL? {
-        guard base.baseURL == nil, let scheme = base.scheme, !scheme.isEmpty, let host = base.host(), !host.isEmpty
-        else { return nil }
-        let text = base.absoluteString
-        guard !text.utf8.contains(UInt8(ascii: "?")), !text.utf8.contains(UInt8(ascii: "#")) else { return nil }
+    /// The request target for `path` and `query` under `base`, as parts that go on the wire: no URL is parsed.
+    /// - Throws: as ``url(base:path:query:)``.
+    public static func target(base: URL, path: String, query: [String: String]?, method: HTTPMethod = .get) throws(NetworkError) -> HTTPRequestHead {
+        let baseTarget = try HTTPRequestHead.target(of: base)
         try validate(path: path)
-        let relative = PercentEncoding.encodePath(path)
-        if relative.isEmpty { return base }
-        guard let url = URL(string: join(text, relative)) else { throw .invalidURL }
-        return url
+        var basePath = Substring(baseTarget.path)
+        var existingQuery: Substring = ""
+        if let mark = basePath.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            existingQuery = basePath[basePath.utf8.index(after: mark)...]
+            basePath = basePath[..<mark]
+        }
+        var joined = join(basePath, PercentEncoding.encodePath(path))
+        if joined.isEmpty { joined = "/" }
+        let extra = query.flatMap { $0.isEmpty ? nil : FormURLEncoding.encode($0) }
+        if !existingQuery.isEmpty || extra != nil {
+            joined += "?"
+            joined += existingQuery
+            if let extra { joined += existingQuery.isEmpty ? extra : "&" + extra }
+        }
+        return try HTTPRequestHead(method: method, scheme: baseTarget.scheme, authority: baseTarget.authority, path: joined)
     }
 
     /// Throws unless `path` is a plain relative or absolute path that stays under the base URL.
     public static func validate(path: String) throws(NetworkError) {
-        for scalar in path.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "?" || scalar == "#" || scalar == "\\" {
+        var mayTraverse = false
+        var colon: String.UTF8View.Index?
+        for index in path.utf8.indices {
+            switch path.utf8[index] {
+            case 0..<0x20, 0x7F, UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\\"):
                 throw .invalidURL
+            case UInt8(ascii: "."), UInt8(ascii: "%"):
+                mayTraverse = true
+            case UInt8(ascii: ":"):
+                if colon == nil { colon = index }
+            default:
+                break
             }
         }
-        if let colon = path.firstIndex(of: ":"), path[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) }),
+        if let colon, path[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) }),
            path[colon...].hasPrefix("://") {
             throw .invalidURL
         }
-        for segment in path.split(separator: "/", omittingEmptySubsequences: false) where isTraversal(String(segment)) {
+        guard mayTraverse else { return }
+        for segment in path.split(separator: "/", omittingEmptySubsequences: false) where isTraversal(segment) {
             throw .invalidURL
         }
     }
 
     /// Decodes the segment until it stops changing (bounded: an attacker nests encodings, not forever) and
     /// looks for a `..` among the pieces a server might split it into after decoding.
-    private static func isTraversal(_ segment: String) -> Bool {
+    private static func isTraversal(_ segment: Substring) -> Bool {
         // Without a `%` nothing decodes, and neither `/` nor a backslash can occur in a segment (`validate` refuses
         // backslashes): only a plain `..` traverses.
         if !segment.utf8.contains(UInt8(ascii: "%")) { return segment == ".." }
-        var current = segment
+        var current = String(segment)
         for _ in 0..<4 {
             let pieces = current.split(whereSeparator: { $0 == "/" || $0 == "\\" }).map(String.init)
             if current == ".." || pieces.contains("..") { return true }
@@ -85,10 +84,15 @@ public enum RequestURLBuilder {
         return current.contains("%")
     }
 
-    private static func join(_ basePath: String, _ relative: String) -> String {
-        if relative.isEmpty { return basePath }
-        let trimmedBase = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
-        let trimmedRelative = relative.hasPrefix("/") ? String(relative.dropFirst()) : relative
-        return trimmedBase + "/" + trimmedRelative
+    private static func join(_ basePath: Substring, _ relative: String) -> String {
+        if relative.isEmpty { return String(basePath) }
+        let trimmedBase = basePath.utf8.last == UInt8(ascii: "/") ? basePath.dropLast() : basePath
+        let trimmedRelative = relative.utf8.first == UInt8(ascii: "/") ? relative.dropFirst() : relative[...]
+        var joined = ""
+        joined.reserveCapacity(trimmedBase.utf8.count + trimmedRelative.utf8.count + 1)
+        joined += trimmedBase
+        joined += "/"
+        joined += trimmedRelative
+        return joined
     }
 }

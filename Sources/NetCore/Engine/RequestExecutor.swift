@@ -1,12 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 
 /// The transport-agnostic engine: build → one chain of stages → decode.
 ///
 /// ```
-/// NetworkRequest ─build─▶ deadline ▶ prepare ▶ retry ▶ held line ▶ credential ▶ status check ▶ plugins ▶ body ▶ transport
+/// Endpoint ─build─▶ deadline ▶ prepare ▶ retry ▶ held line ▶ credential ▶ status check ▶ plugins ▶ body ▶ transport
 /// ```
 ///
 /// Every request takes the same road: `send` collects and decodes the body, `stream` (NetStreaming) hands it
@@ -14,11 +15,11 @@ import FoundationNetworking
 /// engine can be used on its own with any ``HTTPTransport``:
 ///
 /// ```swift
-/// let executor = RequestExecutor(transport: URLSessionTransport())
+/// let executor = RequestExecutor(transport: URLSessionTransport())   // or AsyncHTTPClientTransport(), a stub…
 /// let user = try await executor.send(GetUser(id: 1), baseURL: URL(string: "https://api.example.com")!)
 /// ```
 public struct RequestExecutor: Sendable {
-    /// Where requests go: a transport, or a ``MiddlewareChain`` around one.
+    /// Where requests go.
     public var transport: any HTTPTransport
     /// The request builder.
     public var builder: RequestBuilder
@@ -38,6 +39,8 @@ public struct RequestExecutor: Sendable {
     public var clock: any Clock<Duration>
     /// A number in `0..<1` for each jittered retry wait (a test can pass a fixed one).
     public var randomUnit: @Sendable () -> Double
+    /// How the caller sees the errors the engine ends with (a facade may speak other types).
+    package var presentation = ErrorPresentation.native
 
     /// 1 MiB: the default of ``errorPayloadLimit``.
     public static let defaultErrorPayloadLimit = 1 << 20
@@ -77,9 +80,9 @@ public struct RequestExecutor: Sendable {
     ///   - credentials: Renews the credential on 401 (once per request), when the request allows retries.
     /// - Throws: ``NetworkError`` for a request that cannot be built (before anything is sent), the request's
     ///   `errorDecoder` result or ``HTTPError`` for a failed status, ``NetworkError/unauthorized``, a renewal's
-    ///   error, `URLError` (`.timedOut` past the request's timeout), `DecodingError`, a plugin's error, or
-    ///   `CancellationError` when the calling task is cancelled.
-    nonisolated(nonsending) public func send<Request: NetworkRequest>(
+    ///   error, ``TransportError`` (``TransportError/Kind/timedOut`` past the request's timeout), `DecodingError`, a
+    ///   plugin's error, or `CancellationError` when the calling task is cancelled.
+    nonisolated(nonsending) public func send<Request: Endpoint>(
         _ request: Request,
         baseURL: URL,
         accessToken: (() -> String?)? = nil,
@@ -89,7 +92,7 @@ public struct RequestExecutor: Sendable {
     }
 
     /// Sends `request` and returns the decoded value with its response and metrics.
-    nonisolated(nonsending) public func response<Request: NetworkRequest>(
+    nonisolated(nonsending) public func response<Request: Endpoint>(
         for request: Request,
         baseURL: URL,
         accessToken: (() -> String?)? = nil,
@@ -101,15 +104,20 @@ public struct RequestExecutor: Sendable {
 
     /// Sends `request` with a credential of your own (an OAuth `Authenticator`, a signing key) and returns the
     /// decoded value with its response and metrics.
-    nonisolated(nonsending) public func response<Request: NetworkRequest>(
+    nonisolated(nonsending) public func response<Request: Endpoint>(
         for request: Request,
         baseURL: URL,
         credentials: any CredentialProvider
     ) async throws -> NetworkResponse<Request.Response> {
-        let built = try builder.makeRequest(request, baseURL: baseURL)
+        let built: TransportRequest
+        do {
+            built = try builder.makeRequest(request, baseURL: baseURL)
+        } catch {
+            throw presentation.present(error)
+        }
         let state = RequestState(isStreaming: false)
-        let plugins = Self.ordered(self.plugins + request.plugins)
-        let mayRepeat = request.allowsRetry && built.payload.isReplayable && RetryPolicy.allowsRepeating(
+        let plugins = Self.ordered(self.plugins, request.plugins)
+        let mayRepeat = request.allowsRetry && built.isReplayable && RetryPolicy.allowsRepeating(
             method: built.method,
             declaredIdempotent: request.isIdempotent,
             hasIdempotencyKey: built.value(forHeader: "Idempotency-Key") != nil
@@ -126,13 +134,14 @@ public struct RequestExecutor: Sendable {
         )
         do {
             let exchange = try await chain.run(built)
-            let value = try decode(request, data: exchange.data ?? Data(), head: exchange.response.head)
+            let received = exchange.received
+            let value = try decode(request, received)
             built.progress?.markFinished()
             let metrics = state.finish()
             for plugin in plugins {
-                await plugin.didFinish(exchange.request, result: .success(exchange.received), metrics: metrics)
+                await plugin.didFinish(exchange.request, result: .success(received), metrics: metrics)
             }
-            return NetworkResponse(value: value, head: exchange.response.head, metrics: metrics)
+            return NetworkResponse(value: value, received: received, origin: received.origin, metrics: metrics)
         } catch {
             throw await fail(built, with: error, state: state, plugins: plugins)
         }
@@ -140,7 +149,7 @@ public struct RequestExecutor: Sendable {
 
     /// Sends `request` and returns its response once the head has arrived, with the body unread: the road of
     /// `stream()`, with an `accessToken` read on the caller's actor and the `tokenRefresher`'s recovery.
-    nonisolated(nonsending) public func streamingResponse<Request: NetworkRequest>(
+    nonisolated(nonsending) public func streamingResponse<Request: Endpoint>(
         for request: Request,
         baseURL: URL,
         accessToken: (() -> String?)? = nil,
@@ -155,15 +164,20 @@ public struct RequestExecutor: Sendable {
     /// a 401 renews the credential once before any body byte is handed over; a failed status is drained (up to
     /// ``errorPayloadLimit``, one byte more is ``StreamingError/errorPayloadTooLarge(limitBytes:)``) into its
     /// error. Plugins' `didFinish` runs when the head has arrived.
-    nonisolated(nonsending) public func streamingResponse<Request: NetworkRequest>(
+    nonisolated(nonsending) public func streamingResponse<Request: Endpoint>(
         for request: Request,
         baseURL: URL,
         credentials: any CredentialProvider
     ) async throws -> (response: TransportResponse, metrics: RequestMetrics) {
-        var built = try builder.makeRequest(request, baseURL: baseURL)
+        var built: TransportRequest
+        do {
+            built = try builder.makeRequest(request, baseURL: baseURL)
+        } catch {
+            throw presentation.present(error)
+        }
         built.progress = nil
         let state = RequestState(isStreaming: true)
-        let plugins = Self.ordered(self.plugins + request.plugins)
+        let plugins = Self.ordered(self.plugins, request.plugins)
         let chain = stages(
             state: state,
             plugins: plugins,
@@ -201,7 +215,7 @@ public struct RequestExecutor: Sendable {
         if let timeout { stages.append(DeadlineStage(deadline: state.metrics.start + timeout)) }
         if !plugins.isEmpty { stages.append(PreparationStage(plugins: plugins, state: state)) }
         if let retryPolicy, retryPolicy.maxRetryCount > 0 {
-            stages.append(RetryStage(policy: retryPolicy, state: state, clock: clock, randomUnit: randomUnit))
+            stages.append(RetryStage(policy: retryPolicy, state: state, clock: clock, randomUnit: randomUnit, presentation: presentation))
         }
         if let line { stages.append(LineStage(line: line)) }
         stages.append(CredentialStage(credentials: credentials, allowsRenewal: allowsRenewal, state: state))
@@ -212,7 +226,7 @@ public struct RequestExecutor: Sendable {
         return StageChain(stages) { request in
             try Task.checkCancellation()
             let response = try await transport.send(request)
-            state.recordHead()
+            state.recordHead(at: response.headReceivedAt)
             return Exchange(request: request, response: response)
         }
     }
@@ -234,19 +248,21 @@ public struct RequestExecutor: Sendable {
             if cancelled { await plugin.wasCancelled(request, metrics: metrics) }
             await plugin.didFinish(request, result: result, metrics: metrics)
         }
-        return visible
+        return presentation.present(visible)
     }
 
-    private func decode<Request: NetworkRequest>(_ request: Request, data: Data, head: HTTPURLResponse) throws -> Request.Response {
-        if request.allowsResponseDecoderOverride, let provider = responseDecoderProvider {
-            return try request.decodeResponse(data: data, response: head, decoder: provider())
-        }
-        return try request.decodeResponse(data: data, response: head)
+    private func decode<Request: Endpoint>(_ request: Request, _ received: ReceivedResponse) throws -> Request.Response {
+        let decoder = request.allowsResponseDecoderOverride ? responseDecoderProvider?() : nil
+        return try request.decode(received, decoder: decoder)
     }
 
-    /// Higher priority first; equal priorities keep their order (the manager's before the request's).
-    static func ordered(_ plugins: [any Plugin]) -> [any Plugin] {
-        plugins.enumerated()
+    /// The engine's plugins, then the request's: higher priority first; equal priorities keep their order (the
+    /// engine's before the request's).
+    static func ordered(_ engine: [any Plugin], _ request: [any Plugin]) -> [any Plugin] {
+        let plugins = request.isEmpty ? engine : engine + request
+        // Most requests bring no plugin of their own and the engine's are registered in order already.
+        if zip(plugins, plugins.dropFirst()).allSatisfy({ $0.priority >= $1.priority }) { return plugins }
+        return plugins.enumerated()
             .sorted { $0.element.priority != $1.element.priority ? $0.element.priority > $1.element.priority : $0.offset < $1.offset }
             .map(\.element)
     }

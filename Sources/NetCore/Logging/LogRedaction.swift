@@ -1,6 +1,7 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 
 /// Renders URLs, errors and bodies for log lines and error descriptions without the secrets they may carry.
@@ -26,6 +27,14 @@ public enum LogRedaction {
         return result
     }
 
+    /// `scheme://authority/path?name=…` for a request's target, rendered from its parts (no URL is parsed): query
+    /// names are kept, their values hidden as `rules` say.
+    public static func target(_ head: HTTPRequestHead, rules: RedactionRules = .standard) -> String {
+        var result = head.scheme + "://" + head.authority + head.pathWithoutQuery
+        if let query = head.query { result += "?" + redactedQuery(String(query), rules: rules) }
+        return result
+    }
+
     /// A query string with values replaced by `…` as `rules` say (names stay: they say what was asked, not with
     /// what).
     public static func redactedQuery(_ query: String, rules: RedactionRules = .standard) -> String {
@@ -42,8 +51,8 @@ public enum LogRedaction {
         switch error {
         case is CancellationError:
             return "cancelled"
-        case let error as URLError:
-            return "URLError \(error.code.rawValue) (\(URLErrorName.of(error.code)))"
+        case let error as TransportError:
+            return "TransportError.\(error.kind): \(error.description)"
         case let error as HTTPError:
             return error.description
         case let error as DecodingError:
@@ -65,7 +74,7 @@ public enum LogRedaction {
         guard let text = String(data: prefix, encoding: .utf8) ?? String(data: prefix.dropLast(3), encoding: .utf8),
               !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" })
         else { return "<\(data.count) bytes of binary data>" }
-        let flattened = text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+        let flattened = String(text.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 })
         let redacted = BodyFieldRedaction.redact(flattened)
         return data.count > limit ? redacted + "…" : redacted
     }

@@ -1,7 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Where a request's credential comes from and how it is renewed after a 401: the seam of the credential stage.
 ///
@@ -15,12 +11,12 @@ public protocol CredentialProvider: Sendable {
     var recovery: (any CredentialRecovery)? { get }
 
     /// Whether a failed response means the credential was rejected. Defaults to status 401.
-    func isRejection(_ response: HTTPURLResponse) -> Bool
+    func isRejection(_ response: HTTPResponseHead) -> Bool
 }
 
 extension CredentialProvider {
     /// A 401 means the credential was rejected.
-    public func isRejection(_ response: HTTPURLResponse) -> Bool {
+    public func isRejection(_ response: HTTPResponseHead) -> Bool {
         response.statusCode == 401
     }
 }

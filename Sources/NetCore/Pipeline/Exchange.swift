@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One attempt's result as it travels back through the stages: the request as sent, the response, and the
 /// body when a stage has read it.
@@ -21,6 +25,6 @@ package struct Exchange: Sendable {
 
     /// The response as plugins see it.
     package var received: ReceivedResponse {
-        ReceivedResponse(head: response.head, body: data, isBodyTruncated: isTruncated)
+        ReceivedResponse(head: response.head, body: data, isBodyTruncated: isTruncated, url: response.url, request: request.head)
     }
 }

@@ -55,8 +55,8 @@ package final class RequestState: Sendable {
         }
     }
 
-    package func recordHead() {
-        values.withLock { $0.metrics.responseHead = .now }
+    package func recordHead(at instant: ContinuousClock.Instant) {
+        values.withLock { $0.metrics.responseHead = instant }
     }
 
     package func recordReceived(_ bytes: Int) {

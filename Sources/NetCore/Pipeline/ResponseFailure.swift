@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A response NetKit judged a failure, with the error the caller will see and the response it came from.
 ///
 /// Stages between the status check and the caller decide on the response (401 → refresh, 503 → retry)
@@ -14,5 +9,5 @@ package struct ResponseFailure: Error {
     package let exchange: Exchange
 
     package var statusCode: Int { exchange.response.statusCode }
-    package var head: HTTPURLResponse { exchange.response.head }
+    package var head: HTTPResponseHead { exchange.response.head }
 }

@@ -8,7 +8,7 @@ public struct JSONHeadersPlugin: Plugin {
     public func prepare(_ request: TransportRequest, context: PluginContext) async throws -> TransportRequest {
         var request = request
         if request.value(forHeader: "Accept") == nil { try request.setHeader("Accept", "application/json") }
-        if request.payload.knownLength != 0, request.value(forHeader: "Content-Type") == nil {
+        if request.bodyLength != 0, request.value(forHeader: "Content-Type") == nil {
             try request.setHeader("Content-Type", "application/json")
         }
         return request

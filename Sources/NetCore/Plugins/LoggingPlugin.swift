@@ -1,6 +1,7 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 
 /// One line per request and per response — method, URL, status, size, duration — and, optionally, each request
@@ -72,20 +73,26 @@ public struct LoggingPlugin: Plugin {
     }
 
     private func line(_ request: TransportRequest) -> String {
-        "\(request.method) \(LogRedaction.url(request.url, rules: rules))"
+        "\(request.method.rawValue) \(LogRedaction.target(request.head, rules: rules))"
     }
 
     private func milliseconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        return value < 10 ? String(format: "%.1f ms", value) : "\(Int(value.rounded())) ms"
+        return value < 10 ? "\(Self.oneDecimal(value)) ms" : "\(Int(value.rounded())) ms"
     }
 
     private static func size(_ bytes: Int) -> String {
         switch bytes {
         case ..<1024: "\(bytes) B"
-        case ..<(1024 * 1024): String(format: "%.1f KiB", Double(bytes) / 1024)
-        default: String(format: "%.1f MiB", Double(bytes) / 1024 / 1024)
+        case ..<(1024 * 1024): "\(oneDecimal(Double(bytes) / 1024)) KiB"
+        default: "\(oneDecimal(Double(bytes) / 1024 / 1024)) MiB"
         }
+    }
+
+    /// `value` with one decimal, rounded: `1.2`.
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(abs(tenths % 10))"
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import NetMultipart
 
 /// The body of a ``NetworkRequest``: a JSON-encodable value, raw data, a file, a stream, or form fields.
 ///
@@ -55,12 +54,12 @@ public struct RequestBody: Sendable {
     /// - Parameters:
     ///   - fileURL: A `file:` URL of a regular file.
     ///   - contentType: The `Content-Type`; by default derived from the file's extension
-    ///     (`application/octet-stream` when unknown), see ``MultipartFormData/mimeType(forPathExtension:)``.
+    ///     (`application/octet-stream` when unknown), the same table as `MultipartFormData.mimeType(forPathExtension:)`.
     /// - Throws: ``UploadSourceError/fileNotFound(_:)``, ``UploadSourceError/notARegularFile(_:)`` or
     ///   ``UploadSourceError/fileUnreadable(_:errno:)``.
     public init(fileURL: URL, contentType: String? = nil) throws(UploadSourceError) {
         self.content = .source(try UploadSource(fileURL: fileURL))
-        self.contentType = contentType ?? MultipartFormData.mimeType(forPathExtension: fileURL.pathExtension)
+        self.contentType = contentType ?? MIMETypeTable.mimeType(forPathExtension: fileURL.pathExtension)
     }
 
     /// A body of memory, files (or ranges of them) and streams in any order, as described by `source`.

@@ -1,7 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A response type that exposes the HTTP status code and headers instead of a body.
 public struct StatusCodeResponse: Decodable, Equatable, Sendable {
@@ -16,9 +12,9 @@ public struct StatusCodeResponse: Decodable, Equatable, Sendable {
         self.headers = headers
     }
 
-    /// Creates a value from an HTTP response's metadata.
-    public init(_ response: HTTPURLResponse) {
-        self.init(statusCode: response.statusCode, headers: response.stringHeaders)
+    /// Creates a value from a response head (repeated headers joined, see ``HTTPHeaderFields/dictionary``).
+    public init(_ head: HTTPResponseHead) {
+        self.init(statusCode: head.statusCode, headers: head.headerFields.dictionary)
     }
 
     /// A header's value, matching the name case-insensitively (URLSession may canonicalise header names).

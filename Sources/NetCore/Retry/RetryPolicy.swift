@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// How a request retries failed attempts.
 ///
@@ -123,23 +120,17 @@ public struct RetryPolicy: Sendable {
             return false
         case let error as HTTPError:
             return transientStatusCodes.contains(error.statusCode)
-        case let error as URLError:
-            return transientURLErrorCodes.contains(error.code)
+        case let error as any TransportErrorConvertible:
+            return error.transportError.isTransient
         default:
             return false
         }
     }
 
-    private static let transientURLErrorCodes: Set<URLError.Code> = [
-        .timedOut, .cannotConnectToHost, .networkConnectionLost, .notConnectedToInternet,
-        .dnsLookupFailed, .cannotFindHost, .badServerResponse,
-    ]
-
     /// Whether a request may be sent twice: its method is idempotent (RFC 9110 §9.2.2), the request declares
     /// itself idempotent, or it carries an `Idempotency-Key` header.
-    public static func allowsRepeating(method: String, declaredIdempotent: Bool, hasIdempotencyKey: Bool) -> Bool {
-        if declaredIdempotent || hasIdempotencyKey { return true }
-        return HTTPMethod(rawValue: method.uppercased())?.isIdempotent ?? false
+    public static func allowsRepeating(method: HTTPMethod, declaredIdempotent: Bool, hasIdempotencyKey: Bool) -> Bool {
+        declaredIdempotent || hasIdempotencyKey || method.isIdempotent
     }
 
     /// The wait before retry number `retry` (1-based) after `error`, or `nil` when the request must fail.
@@ -151,16 +142,30 @@ public struct RetryPolicy: Sendable {
     public func delay(
         beforeRetry retry: Int,
         after error: any Error,
-        response: HTTPURLResponse? = nil,
+        response: HTTPResponseHead? = nil,
         now: Date = Date(),
         randomUnit: Double = Double.random(in: 0..<1)
     ) -> TimeInterval? {
+        delay(beforeRetry: retry, after: error, presentedAs: error, response: response, now: now, randomUnit: randomUnit)
+    }
+
+    /// ``delay(beforeRetry:after:response:now:randomUnit:)`` for an error the caller will see as `presented`
+    /// (EKNetwork's facade shows transport failures as `URLError`): the default rules judge `error`, NetKit's own; a
+    /// `shouldRetry` of the caller's judges what the caller would catch.
+    package func delay(
+        beforeRetry retry: Int,
+        after error: any Error,
+        presentedAs presented: @autoclosure () -> any Error,
+        response: HTTPResponseHead?,
+        now: @autoclosure () -> Date,
+        randomUnit: Double
+    ) -> TimeInterval? {
         guard retry >= 1, retry <= maxRetryCount else { return nil }
-        let retryable = judgesByStatus ? Self.isTransient(error, statusCode: response?.statusCode) : shouldRetry(error)
+        let retryable = judgesByStatus ? Self.isTransient(error, statusCode: response?.statusCode) : shouldRetry(presented())
         guard retryable else { return nil }
-        let retryAfterHeader = response?.value(forHTTPHeaderField: "Retry-After")
+        let retryAfterHeader = response?.headerFields.value(for: "Retry-After")
             ?? (error as? HTTPError)?.value(forHeader: "Retry-After")
-        if let retryAfterHeader, let retryAfter = RetryAfter.seconds(from: retryAfterHeader, now: now) {
+        if let retryAfterHeader, let retryAfter = RetryAfter.seconds(from: retryAfterHeader, now: now()) {
             return retryAfter <= maxRetryAfter ? retryAfter : nil
         }
         let backoff = min(maxDelay, delay * pow(backoffMultiplier, Double(retry - 1)))

@@ -18,17 +18,13 @@ public struct ByteStreamTransport: HTTPTransport {
     /// Starts `request` with `byteStream(for:)`.
     /// - Throws: ``StreamingError/invalidResponse`` when the session answers with something that is not HTTP.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        var head = request.head
-        switch request.payload {
-        case .empty: break
-        case .data(let data): head.httpBody = data
-        case .source: try head.attachStreamedBody(of: request.payload)
-        }
+        var head = try URLRequest(head: request)
+        try head.attachBody(request.body)
         let (bytes, response) = try await session.byteStream(for: head)
         guard let http = response as? HTTPURLResponse else { throw StreamingError.invalidResponse }
         // Whatever has arrived is handed over as one chunk: a reader that waits gets each byte at once.
         let chunker = ByteStreamChunker(bytes)
         let chunks = AsyncThrowingStream<Data, any Error>(unfolding: { try await chunker.next() })
-        return TransportResponse(head: http, body: ResponseBody(chunks))
+        return TransportResponse(head: HTTPResponseHead(http), body: ResponseBody(chunks), url: http.url == head.url ? nil : http.url)
     }
 }

@@ -24,10 +24,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         var delivery: Delivery
         let progress: NetworkProgress?
         let uploadLength: Int64?
-        let reportsDownload: Bool
+        /// Where the request was sent first: credentials stay with it on redirects.
         let origin: URL?
+        /// Whether a redirect was followed, so that the response names the URL that answered.
+        var redirected = false
         var received: Int64 = 0
-        var expected: Int64 = -1
+        var expected: Int64?
         /// A 401 that URLSession on Linux reports before it raises its authentication challenge: held back (with
         /// its body) until the retried request's head arrives, or delivered when no retry comes.
         var challengedHead: (head: HTTPURLResponse, body: Data)?
@@ -46,7 +48,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         /// at most the limit for the head's status + 1 bytes (``TransportRequest/wholeBody``). `head` is the
         /// response head once it has arrived; `delivered` once the response has been handed out early because
         /// the body grew past its limit.
-        case whole(WholeBodyLimits, head: HTTPURLResponse?, delivered: Bool)
+        case whole(WholeBodyLimits, head: ArrivedHead?, delivered: Bool)
+    }
+
+    /// A response head as it arrived, in NetKit's words.
+    struct ArrivedHead {
+        let head: HTTPResponseHead
+        /// The URL that answered, when a redirect moved the request.
+        let url: URL?
+        let at: ContinuousClock.Instant
+
+        func response(with body: ResponseBody) -> TransportResponse {
+            TransportResponse(head: head, body: body, url: url, headReceivedAt: at)
+        }
     }
 
     /// Every task's transfer, and the bodies gathered for whole deliveries (apart, so that appending to one never
@@ -146,6 +160,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         defer { completionHandler(.allow) }
+        let arrival = ContinuousClock.now
         guard let http = response as? HTTPURLResponse else {
             resumeHead(of: dataTask, with: .failure(NetworkError.invalidResponse))
             // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
@@ -163,16 +178,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 return nil
             }
             transfer.challengedHead = nil
-            transfer.expected = http.expectedContentLength
+            transfer.expected = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
+            let arrived = ArrivedHead(head: HTTPResponseHead(http), url: transfer.redirected ? http.url : nil, at: arrival)
             var handedOut: TransportResponse?
             switch transfer.delivery {
             case .streamed(let writer, let unread?):
                 transfer.delivery = .streamed(writer: writer, unread: nil)
-                handedOut = TransportResponse(head: http, body: unread)
+                handedOut = arrived.response(with: unread)
             case .streamed:
                 break
             case .whole(let limits, _, let delivered):
-                transfer.delivery = .whole(limits, head: http, delivered: delivered)
+                transfer.delivery = .whole(limits, head: arrived, delivered: delivered)
                 // Only what the caller keeps is reserved: a lying Content-Length cannot make the transport allocate.
                 let limit = limits.limit(forStatus: http.statusCode)
                 let reserved = min(http.expectedContentLength, Int64(min(limit, ResponseBody.maximumUpfrontReservation)))
@@ -197,7 +213,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let id = dataTask.taskIdentifier
-        let (step, progress): (ChunkStep, (NetworkProgress, Int64, Int64)?) = state.withLock { state in
+        let (step, progress): (ChunkStep, (NetworkProgress, Int64, Int64?)?) = state.withLock { state in
             guard var transfer = state.transfers[id] else { return (.ignore, nil) }
             if var challenged = transfer.challengedHead {
                 challenged.body.append(data.prefix(Self.challengedBodyLimit - challenged.body.count))
@@ -206,7 +222,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 return (.ignore, nil)
             }
             transfer.received += Int64(data.count)
-            let progress = transfer.reportsDownload ? transfer.progress.map { ($0, transfer.received, transfer.expected) } : nil
+            let progress = transfer.progress.map { ($0, transfer.received, transfer.expected) }
             let step: ChunkStep
             switch transfer.delivery {
             case .streamed(let writer, _):
@@ -214,7 +230,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             case .whole(_, _, true), .whole(_, nil, _):
                 step = .ignore
             case .whole(let limits, let head?, false):
-                let limit = limits.limit(forStatus: head.statusCode)
+                let limit = limits.limit(forStatus: head.head.statusCode)
                 // In place: the gathered body is the dictionary's only reference, so appending never copies it.
                 let room = limit + 1 - (state.gathered[id]?.count ?? 0)
                 state.gathered[id, default: Data()].append(data.prefix(max(0, room)))
@@ -224,7 +240,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                     // Past the limit: the caller keeps no more, so neither does the transfer.
                     transfer.delivery = .whole(limits, head: head, delivered: true)
                     let body = state.gathered.removeValue(forKey: id) ?? Data()
-                    step = .cut(transfer.head, TransportResponse(head: head, body: ResponseBody(data: body)))
+                    step = .cut(transfer.head, head.response(with: ResponseBody(data: body)))
                     transfer.head = nil
                 }
             }
@@ -242,7 +258,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         case .gathered, .ignore:
             break
         }
-        if let (progress, received, expected) = progress { progress.report(completed: received, of: expected) }
+        if let (progress, received, expected) = progress { progress.reportReceived(received, of: expected) }
     }
 
     func urlSession(
@@ -252,14 +268,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        let target: (NetworkProgress, Int64)? = state.withLock { state in
-            guard let transfer = state.transfers[task.taskIdentifier], let progress = transfer.progress,
-                  !transfer.reportsDownload
-            else { return nil }
-            // Streamed bodies report 0 as expected total on Linux; the payload knows its own length.
-            return (progress, transfer.uploadLength ?? totalBytesExpectedToSend)
+        let target: (NetworkProgress, Int64?)? = state.withLock { state in
+            guard let transfer = state.transfers[task.taskIdentifier], let progress = transfer.progress else { return nil }
+            // Streamed bodies report 0 as expected total on Linux; the body knows its own length.
+            return (progress, transfer.uploadLength ?? (totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil))
         }
-        if let (progress, total) = target { progress.report(completed: totalBytesSent, of: total) }
+        if let (progress, total) = target { progress.reportSent(totalBytesSent, of: total) }
     }
 
     func urlSession(
@@ -269,8 +283,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let origin = state.withLock { $0.transfers[task.taskIdentifier]?.origin }
-        completionHandler(RedirectPolicy.request(request, redirectedFrom: origin))
+        let origin = state.withLock { state in
+            state.transfers[task.taskIdentifier]?.redirected = true
+            return state.transfers[task.taskIdentifier]?.origin
+        }
+        var next = request
+        if let target = request.url, !RedirectPolicy.keepsCredentials(from: origin, to: target) {
+            for name in RedirectPolicy.credentialHeaderNames { next.setValue(nil, forHTTPHeaderField: name) }
+        }
+        completionHandler(next)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -284,18 +305,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         if let waiter = transfer.head, let (head, body) = transfer.challengedHead {
             // The borrowed delegate declined the challenge (or it failed again): the 401 is the answer.
             if case .streamed(let writer, _) = transfer.delivery { writer.finish() }
-            waiter.resume(returning: TransportResponse(head: head, body: ResponseBody(data: body)))
+            waiter.resume(returning: TransportResponse(head: HTTPResponseHead(head), body: ResponseBody(data: body)))
             return
         }
+        let host = transfer.origin?.host()
         switch transfer.delivery {
         case .streamed(let writer, _):
             if let waiter = transfer.head {
-                waiter.resume(throwing: error ?? URLError(.badServerResponse))
+                waiter.resume(throwing: error.map { Self.transportError($0, afterHead: false, host: host) } ?? Self.noHead(host: host))
             }
             // A body shorter than its Content-Length arrives here as an error (libcurl and Apple's stack both
             // check); counting bytes here would misjudge HEAD responses and decompressed bodies.
             if let error {
-                writer.finish(throwing: Self.bodyError(error, afterHead: transfer.head == nil))
+                writer.finish(throwing: Self.transportError(error, afterHead: transfer.head == nil, host: host))
             } else {
                 writer.finish()
             }
@@ -303,11 +325,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             // Handed out already when the body was cut at its limit (this is the cancellation that followed).
             guard let waiter = transfer.head else { return }
             if let error {
-                waiter.resume(throwing: Self.bodyError(error, afterHead: head != nil))
+                waiter.resume(throwing: Self.transportError(error, afterHead: head != nil, host: host))
             } else if let head {
-                waiter.resume(returning: TransportResponse(head: head, body: ResponseBody(data: gathered ?? Data())))
+                waiter.resume(returning: head.response(with: ResponseBody(data: gathered ?? Data())))
             } else {
-                waiter.resume(throwing: URLError(.badServerResponse))
+                waiter.resume(throwing: Self.noHead(host: host))
             }
         }
     }
@@ -330,13 +352,23 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         #endif
     }
 
-    /// libcurl reports a connection that closed mid-body as code -1 ("transfer closed with N bytes remaining");
-    /// Apple's stack says `networkConnectionLost`. NetKit says the latter on both, keeping the original beneath.
-    private static func bodyError(_ error: any Error, afterHead: Bool) -> any Error {
-        guard afterHead, let urlError = error as? URLError, urlError.code == .unknown else { return error }
-        var info = urlError.userInfo
-        info[NSUnderlyingErrorKey] = urlError
-        return URLError(.networkConnectionLost, userInfo: info)
+    /// A URLSession error in NetKit's words, without the failing URL. libcurl reports a connection that closed
+    /// mid-body as code -1 ("transfer closed with N bytes remaining"), Apple's stack as `networkConnectionLost`:
+    /// NetKit says ``TransportError/Kind/connectionLost`` on both. Errors NetKit made itself pass as they are.
+    static func transportError(_ error: any Error, afterHead: Bool, host: String?) -> any Error {
+        guard let urlError = error as? URLError else { return error }
+        var translated = urlError.transportError
+        translated.host = host ?? translated.host
+        if afterHead, urlError.code == .unknown {
+            translated.kind = .connectionLost
+            translated.detail = "the connection closed before the body was complete"
+        }
+        return translated
+    }
+
+    /// The transfer ended without a head and without an error.
+    private static func noHead(host: String?) -> TransportError {
+        TransportError(.badResponse, host: host, detail: "the transfer ended without a response")
     }
 
     private func resumeHead(of task: URLSessionTask, with result: Result<TransportResponse, any Error>) {

@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetCore
-import NetMultipart
 
 /// A transport over any ``URLSessionProtocol``: the bridge that keeps EKNetwork's `session:` argument working
 /// for mocks and custom sessions.
@@ -21,14 +20,11 @@ public struct SessionProtocolTransport: HTTPTransport {
     /// Sends `request` with `data(for:)`.
     /// - Throws: ``NetworkError/invalidResponse`` when the session answers with something that is not HTTP.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        var head = request.head
-        switch request.payload {
-        case .empty: break
-        case .data(let data): head.httpBody = data
-        case .source: try head.attachStreamedBody(of: request.payload)
-        }
+        var head = try URLRequest(head: request)
+        try head.attachBody(request.body)
         let (data, response) = try await session.data(for: head)
         guard let http = response as? HTTPURLResponse else { throw NetworkError.invalidResponse }
-        return TransportResponse(head: http, body: ResponseBody(data: data))
+        request.progress?.reportReceived(Int64(data.count), of: Int64(data.count))
+        return TransportResponse(head: HTTPResponseHead(http), body: ResponseBody(data: data), url: http.url == head.url ? nil : http.url)
     }
 }

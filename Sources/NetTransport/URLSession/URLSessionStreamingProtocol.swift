@@ -20,7 +20,7 @@ extension URLSession: URLSessionStreamingProtocol {
     /// hands the body out one byte per element, as EKNetwork's protocol asks.
     public func byteStream(for request: URLRequest) async throws -> (AsyncThrowingStream<UInt8, any Error>, URLResponse) {
         let transport = URLSessionTransport(borrowing: self)
-        let response = try await transport.send(TransportRequest(head: request))
+        let response = try await transport.send(TransportRequest(request))
         let body = response.body
         let bytes = AsyncThrowingStream<UInt8, any Error> { continuation in
             let pump = Task {
@@ -37,6 +37,9 @@ extension URLSession: URLSessionStreamingProtocol {
             }
             continuation.onTermination = { _ in pump.cancel() }
         }
-        return (bytes, response.head)
+        guard let url = response.url ?? request.url, let head = HTTPURLResponse(response.head, url: url) else {
+            throw StreamingError.invalidResponse
+        }
+        return (bytes, head)
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetCore
-import NetMultipart
 
 /// The URLSession transport: an actor that owns a session and its delegate.
 ///
@@ -73,8 +72,9 @@ public actor URLSessionTransport: HTTPTransport {
     /// transfer is cancelled and the response handed out as it stands, so the caller sees a body too long for
     /// it), and a body cut short throws here. Progress, cancellation, redirects and authentication challenges
     /// behave the same on both roads.
-    /// - Throws: `CancellationError` when the calling task is cancelled, otherwise the `URLError` of the
-    ///   transfer (`networkConnectionLost` for a connection that closed mid-body).
+    /// - Throws: `CancellationError` when the calling task is cancelled, otherwise the ``NetCore/TransportError`` of
+    ///   the transfer (``NetCore/TransportError/Kind/connectionLost`` for a connection that closed mid-body), with
+    ///   URLSession's error beneath.
     ///
     /// `nonisolated`: the session and delegate never change, so a request need not hop onto the actor.
     public nonisolated func send(_ request: TransportRequest) async throws -> TransportResponse {
@@ -96,8 +96,6 @@ public actor URLSessionTransport: HTTPTransport {
         }
         let delegate = self.delegate
         let closeUpload: (@Sendable () -> Void)? = if let upload { { upload.close() } } else { nil }
-        let reportsDownload: Bool
-        if case .empty = request.payload { reportsDownload = true } else { reportsDownload = false }
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -105,9 +103,8 @@ public actor URLSessionTransport: HTTPTransport {
                         head: continuation,
                         delivery: delivery,
                         progress: request.progress,
-                        uploadLength: request.payload.knownLength,
-                        reportsDownload: reportsDownload,
-                        origin: request.url,
+                        uploadLength: request.bodyLength,
+                        origin: task.originalRequest?.url,
                         completed: closeUpload
                     ))
                     task.resume()
@@ -120,7 +117,7 @@ public actor URLSessionTransport: HTTPTransport {
         } catch {
             // No head, so the transfer is over: the caller must find the body's files closed.
             upload?.close()
-            if let urlError = error as? URLError, urlError.code == .cancelled, Task.isCancelled {
+            if Task.isCancelled, (error as? URLError)?.code == .cancelled || (error as? TransportError)?.kind == .cancelled {
                 throw CancellationError()
             }
             // libcurl reports an aborted upload generically; the body knows what broke.
@@ -133,16 +130,9 @@ public actor URLSessionTransport: HTTPTransport {
     private nonisolated func makeTask(
         for request: TransportRequest
     ) throws(NetworkError) -> (URLSessionTask, SharedUploadReader?) {
-        var head = request.head
-        let source: UploadSource
-        switch request.payload {
-        case .empty:
-            return (session.dataTask(with: head), nil)
-        case .data(let data):
-            return (session.uploadTask(with: head, from: data), nil)
-        case .source(let body):
-            source = body
-        }
+        var head = try URLRequest(head: request)
+        guard let source = request.body else { return (session.dataTask(with: head), nil) }
+        if let data = source.inMemoryData { return (session.uploadTask(with: head, from: data), nil) }
         let stream: UploadReaderInputStream
         do {
             stream = try UploadReaderInputStream(source: source)

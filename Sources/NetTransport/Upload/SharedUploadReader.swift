@@ -1,5 +1,5 @@
 import Foundation
-import NetMultipart
+import NetCore
 import Synchronization
 
 /// An `UploadReader` behind a lock, so one thread reads while another may close it.

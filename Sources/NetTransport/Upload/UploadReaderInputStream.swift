@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import NetMultipart
+import NetCore
 
 /// The `InputStream` URLSession reads an ``UploadSource`` through, one piece per callback.
 ///

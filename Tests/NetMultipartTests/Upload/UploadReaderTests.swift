@@ -1,4 +1,5 @@
 import Foundation
+@testable import NetCore
 @testable import NetMultipart
 import Testing
 

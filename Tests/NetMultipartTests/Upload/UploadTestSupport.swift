@@ -1,4 +1,5 @@
 import Foundation
+@testable import NetCore
 @testable import NetMultipart
 
 /// A directory of its own per test, removed when the value is dropped, so parallel tests

@@ -10,7 +10,7 @@ package struct CredentialStage: RequestStage {
 
     package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
         let ownAuthorization = request.value(forHeader: "Authorization") != nil
-        let recovery = ownAuthorization || !allowsRenewal || !request.payload.isReplayable ? nil : credentials.recovery
+        let recovery = ownAuthorization || !allowsRenewal || !request.isReplayable ? nil : credentials.recovery
         var renewed = false
         while true {
             let generation = await recovery?.generation() ?? 0

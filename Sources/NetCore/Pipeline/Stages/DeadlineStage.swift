@@ -1,7 +1,5 @@
-import Foundation
-
 /// Bounds everything inside it — every attempt, every retry wait, the token refresh — by one deadline, and ends
-/// the request with `URLError(.timedOut)` when it passes.
+/// the request with ``TransportError/Kind/timedOut`` when it passes.
 ///
 /// NetKit's own timer on the continuous clock, to the millisecond, on every transport: URLSession on Linux
 /// truncates its timeouts to whole seconds and ignores the resource timeout.
@@ -29,7 +27,7 @@ package struct DeadlineStage: RequestStage {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let exchange = first else {
-                throw URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "The request did not finish within its timeout."])
+                throw TransportError(.timedOut, host: request.head.host, detail: "the request did not finish within its timeout")
             }
             return exchange
         }

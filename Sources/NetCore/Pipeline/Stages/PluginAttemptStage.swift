@@ -7,7 +7,7 @@ package struct PluginAttemptStage: RequestStage {
     package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
         while true {
             var attempt = request
-            let context = state.beginAttempt(sending: request.payload.knownLength)
+            let context = state.beginAttempt(sending: request.bodyLength)
             for plugin in plugins {
                 try await plugin.willSend(&attempt, context: context)
             }
@@ -28,7 +28,7 @@ package struct PluginAttemptStage: RequestStage {
                 throw ResponseFailure(error: error, exchange: exchange)
             }
             guard retry else { return exchange }
-            guard request.payload.isReplayable, state.allowPluginRetry() else {
+            guard request.isReplayable, state.allowPluginRetry() else {
                 throw PluginRetryLimitExceeded(statusCode: exchange.response.statusCode)
             }
             state.nextAttempt(because: .requestedByPlugin)

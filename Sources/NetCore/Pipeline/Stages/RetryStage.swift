@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Sends the request again after a transient failure, as the request's ``RetryPolicy`` allows: never a refresh
 /// failure, never a non-replayable body, never a non-idempotent method unless the request opts in.
@@ -7,6 +11,8 @@ package struct RetryStage: RequestStage {
     package let state: RequestState
     package let clock: any Clock<Duration>
     package let randomUnit: @Sendable () -> Double
+    /// How the caller will see an error (a custom `shouldRetry` judges that).
+    package let presentation: ErrorPresentation
 
     package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
         var retry = 0
@@ -19,9 +25,11 @@ package struct RetryStage: RequestStage {
                 if Task.isCancelled || error is CancellationError { throw error }
                 retry += 1
                 let failure = error as? ResponseFailure
+                let visible = failure?.error ?? error
                 guard let seconds = policy.delay(
                     beforeRetry: retry,
-                    after: failure?.error ?? error,
+                    after: visible,
+                    presentedAs: presentation.present(visible),
                     response: failure?.head,
                     now: Date(),
                     randomUnit: randomUnit()

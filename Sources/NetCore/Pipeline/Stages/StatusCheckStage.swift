@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns a response whose status is not 2xx into the error the caller will see: ``NetworkError/unauthorized``
 /// for 401, the request's `errorDecoder` result, or ``HTTPError``; the failure keeps the response for the stages
@@ -16,7 +20,7 @@ package struct StatusCheckStage: RequestStage {
             throw ResponseFailure(error: decoded, exchange: exchange)
         }
         let error = HTTPError(
-            statusCode: status, data: data, headers: exchange.response.head.stringHeaders, isTruncated: exchange.isTruncated
+            statusCode: status, data: data, headers: exchange.response.head.headerFields.dictionary, isTruncated: exchange.isTruncated
         )
         throw ResponseFailure(error: error, exchange: exchange)
     }

@@ -1,15 +1,28 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NetCore
 
-/// Sends HTTP Basic credentials (RFC 7617) with every request: a plugin, and a middleware for a
-/// ``MiddlewareChain`` without the engine.
-public struct BasicAuthenticationMiddleware: Middleware, Plugin {
+/// Sends HTTP Basic credentials (RFC 7617) with every attempt.
+///
+/// ```swift
+/// let basic = try BasicAuthenticationPlugin(username: "ann", password: "secret")
+/// manager.plugins.append(basic)
+/// ```
+public struct BasicAuthenticationPlugin: Plugin {
     private let headerValue: String
 
     /// Credentials that cannot be sent: a user-id with a colon, or a control character anywhere.
-    public struct InvalidCredentials: Error, Equatable {
+    public struct InvalidCredentials: Error, Equatable, CustomStringConvertible {
         /// Creates the error.
         public init() {}
+
+        /// What is wrong, without the credentials themselves.
+        public var description: String {
+            "Basic credentials cannot hold a colon in the user-id or a control character anywhere (RFC 7617)."
+        }
     }
 
     /// Prepares the header for `username` and `password` (UTF-8, as RFC 7617 recommends).
@@ -20,15 +33,12 @@ public struct BasicAuthenticationMiddleware: Middleware, Plugin {
         headerValue = "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
     }
 
-    /// Adds `Authorization: Basic …`, then sends.
-    public func intercept(_ request: TransportRequest, next: Next) async throws -> TransportResponse {
-        var request = request
-        try request.setHeader("Authorization", headerValue)
-        return try await next(request)
-    }
-
     /// Adds `Authorization: Basic …` to each attempt.
     public func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {
         try request.setHeader("Authorization", headerValue)
     }
 }
+
+/// The plugin's name before NetKit had one way to intercept a request.
+@available(*, deprecated, renamed: "BasicAuthenticationPlugin")
+public typealias BasicAuthenticationMiddleware = BasicAuthenticationPlugin

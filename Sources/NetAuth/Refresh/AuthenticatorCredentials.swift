@@ -1,7 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NetCore
 import Synchronization
 
@@ -51,7 +47,7 @@ public final class AuthenticatorCredentials<A: Authenticator>: CredentialProvide
     public var recovery: (any CredentialRecovery)? { refreshCoordinator }
 
     /// Asks the authenticator.
-    public func isRejection(_ response: HTTPURLResponse) -> Bool {
+    public func isRejection(_ response: HTTPResponseHead) -> Bool {
         authenticator.isAuthenticationFailure(response)
     }
 }

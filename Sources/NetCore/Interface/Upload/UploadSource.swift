@@ -1,6 +1,7 @@
 import Foundation
 
-/// The bytes of a request body, described rather than held: memory, files and streams in order.
+/// The bytes of a request body, described rather than held: memory, files and streams in order. NetKit's one
+/// request body abstraction: what ``TransportRequest/body`` carries to every transport.
 ///
 /// A body of any size is sent in bounded memory because nothing is read until a transport
 /// pulls bytes through an ``UploadReader``; files are opened only when reached and closed at
@@ -86,6 +87,23 @@ public struct UploadSource: Sendable, Equatable {
     /// again from their start.
     public var isReplayable: Bool {
         !segments.contains { if case .stream = $0 { true } else { false } }
+    }
+
+    /// The bytes, when the whole body is one run of memory: transports send it in one write.
+    public var inMemoryData: Data? {
+        switch segments.count {
+        case 0: Data()
+        case 1: if case .data(let data) = segments[0] { data } else { nil }
+        default: nil
+        }
+    }
+
+    /// Whether a one-shot stream of the body was already taken by an earlier reader, so the body cannot be
+    /// produced again.
+    public var isConsumed: Bool {
+        segments.contains { segment in
+            if case .stream(let stream, _) = segment { stream.isTaken } else { false }
+        }
     }
 
     /// Starts reading the body from its first byte.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// A response body as a sequence of `Data` chunks, in arrival order.
@@ -26,6 +30,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     private let source: Source
     private let abandonment: Abandonment?
+    /// How the consumer sees the error the body ends with.
+    private var presentation = ErrorPresentation.native
 
     /// Wraps a stream of chunks produced by a transport (it ends as the stream ends).
     public init(_ chunks: AsyncThrowingStream<Data, any Error>) {
@@ -77,13 +83,13 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// - Parameter expectedLength: The declared length, used only to reserve memory (at most
     ///   ``maximumUpfrontReservation`` bytes).
     /// - Throws: ``NetworkError/responseTooLarge(limitBytes:)``, `CancellationError`, or the transport's error.
-    public func collect(upTo limit: Int, expectedLength: Int64? = nil) async throws -> Data {
+    public func collect(upTo limit: Int, expectedLength: @autoclosure () -> Int64? = nil) async throws -> Data {
         if let data = bufferedData {
             guard data.count <= limit else { throw NetworkError.responseTooLarge(limitBytes: limit) }
             return data
         }
         var data = Data()
-        if let expectedLength, expectedLength > 0 {
+        if let expectedLength = expectedLength(), expectedLength > 0 {
             data.reserveCapacity(Int(Swift.min(expectedLength, Int64(Swift.min(limit, Self.maximumUpfrontReservation)))))
         }
         for try await chunk in self {
@@ -108,6 +114,14 @@ public struct ResponseBody: AsyncSequence, Sendable {
         return (data, false)
     }
 
+    /// The same body, its errors shown as `presentation` says (EKNetwork's facade shows transport failures as
+    /// `URLError`).
+    package func presenting(_ presentation: ErrorPresentation) -> ResponseBody {
+        var body = self
+        body.presentation = presentation
+        return body
+    }
+
     /// Iterates the chunks.
     public func makeAsyncIterator() -> AsyncIterator {
         let base: AsyncIterator.Base = switch source {
@@ -116,7 +130,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
         case .queue(let queue): .queue(queue)
         case .sequence(let sequence): .sequence(sequence.makeAsyncIterator())
         }
-        return AsyncIterator(base: base, guardian: abandonment.map(IterationGuard.init))
+        return AsyncIterator(base: base, guardian: abandonment.map(IterationGuard.init), presentation: presentation)
     }
 
     /// Iterates the chunks of a ``ResponseBody``.
@@ -130,6 +144,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
         var base: Base
         let guardian: IterationGuard?
+        let presentation: ErrorPresentation
 
         /// The next chunk, or `nil` at the end of the body.
         /// - Throws: `CancellationError` when the consuming task was cancelled before the body ended.
@@ -161,13 +176,13 @@ public struct ResponseBody: AsyncSequence, Sendable {
                     return nil
                 }
                 return chunk
-            } catch let error where Task.isCancelled && (error is CancellationError || (error as? URLError)?.code == .cancelled) {
+            } catch let error where Task.isCancelled && (error is CancellationError || (error as? TransportError)?.kind == .cancelled) {
                 // The consumer was cancelled: the transfer must stop now, not when the body is released.
                 guardian?.abandon()
                 throw CancellationError()
             } catch {
                 guardian?.reachedEnd()
-                throw error
+                throw presentation.present(error)
             }
         }
     }

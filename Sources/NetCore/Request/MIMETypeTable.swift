@@ -2,12 +2,12 @@
 ///
 /// A fixed table rather than the system's database: Linux images often lack
 /// `/etc/mime.types`, and a table makes the answer the same on every platform and in tests.
-enum MIMETypeTable {
+package enum MIMETypeTable {
     /// The type sent when the extension is unknown (RFC 7578 §4.4 names it for files).
-    static let fallback = "application/octet-stream"
+    package static let fallback = "application/octet-stream"
 
     /// The type for `pathExtension` (case-insensitive, without the dot), or ``fallback``.
-    static func mimeType(forPathExtension pathExtension: String) -> String {
+    package static func mimeType(forPathExtension pathExtension: String) -> String {
         types[pathExtension.lowercased()] ?? fallback
     }
 

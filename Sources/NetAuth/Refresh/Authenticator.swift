@@ -1,7 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NetCore
 
 /// OAuth-style credentials for ``AuthenticatorCredentials``: how to apply one, and how to obtain a fresh one.
@@ -29,12 +25,12 @@ public protocol Authenticator: Sendable {
     func refresh(_ credential: Credential) async throws -> Credential
 
     /// Whether `response` means the credential was rejected. Defaults to status 401.
-    func isAuthenticationFailure(_ response: HTTPURLResponse) -> Bool
+    func isAuthenticationFailure(_ response: HTTPResponseHead) -> Bool
 }
 
 extension Authenticator {
     /// A 401 means the credential was rejected.
-    public func isAuthenticationFailure(_ response: HTTPURLResponse) -> Bool {
+    public func isAuthenticationFailure(_ response: HTTPResponseHead) -> Bool {
         response.statusCode == 401
     }
 }

@@ -1,14 +1,13 @@
-import Foundation
 import NetCore
 
 /// Sends a custom token — an API key — in a header of your choice or as a query item (SmartNetwork's
-/// `TokenPlugin`): a plugin, and a middleware for a ``MiddlewareChain`` without the engine.
+/// `TokenPlugin`), with every attempt.
 ///
 /// ```swift
-/// let apiKey = TokenMiddleware(.header(name: "X-API-Key")) { "k-123" }
-/// let signed = TokenMiddleware(.queryItem(name: "access_token")) { await store.token }
+/// let apiKey = TokenPlugin(.header(name: "X-API-Key")) { "k-123" }
+/// let signed = TokenPlugin(.queryItem(name: "access_token")) { await store.token }
 /// ```
-public struct TokenMiddleware: Middleware, Plugin {
+public struct TokenPlugin: Plugin {
     /// Where the token goes.
     public enum Placement: Sendable, Equatable {
         /// In the header `name`, after `prefix` (for example `"Token "`) when given.
@@ -27,36 +26,23 @@ public struct TokenMiddleware: Middleware, Plugin {
         self.token = token
     }
 
-    /// Adds the token, then sends.
-    /// - Throws: ``NetworkError/invalidHeader(name:)`` for a header token with CR/LF,
-    ///   ``NetworkError/invalidURL`` if the URL cannot take the query item.
-    public func intercept(_ request: TransportRequest, next: Next) async throws -> TransportResponse {
-        var request = request
-        try await apply(to: &request)
-        return try await next(request)
-    }
-
     /// Adds the token to each attempt.
+    /// - Throws: ``NetworkError/invalidHeader(name:)`` for a header token with CR, LF or NUL.
     public func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {
-        try await apply(to: &request)
-    }
-
-    private func apply(to request: inout TransportRequest) async throws {
         guard let token = try await token() else { return }
         switch placement {
         case .header(let name, let prefix):
             try request.setHeader(name, prefix + token)
         case .queryItem(let name):
-            guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-                throw NetworkError.invalidURL
-            }
             let encodedName = PercentEncoding.encodeComponent(name)
-            var items = (components.percentEncodedQuery ?? "").split(separator: "&").map(String.init)
+            var items = (request.head.query ?? "").split(separator: "&").map(String.init)
             items.removeAll { $0 == encodedName || $0.hasPrefix(encodedName + "=") }
             items.append("\(encodedName)=\(PercentEncoding.encodeComponent(token))")
-            components.percentEncodedQuery = items.joined(separator: "&")
-            guard let signed = components.url else { throw NetworkError.invalidURL }
-            request.head.url = signed
+            try request.head.setQuery(items.joined(separator: "&"))
         }
     }
 }
+
+/// The plugin's name before NetKit had one way to intercept a request.
+@available(*, deprecated, renamed: "TokenPlugin")
+public typealias TokenMiddleware = TokenPlugin

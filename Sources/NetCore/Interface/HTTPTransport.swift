@@ -1,0 +1,21 @@
+/// Anything that turns a ``TransportRequest`` into a ``TransportResponse``: URLSession, AsyncHTTPClient, a stub,
+/// your own.
+///
+/// A transport moves bytes and nothing else: it does not build requests, authenticate, retry or judge status
+/// codes. Its contract, which `TransportConformance` (in NetKitTesting) checks:
+/// - it returns when the response head has arrived (or, when ``TransportRequest/wholeBody`` is set, may return at
+///   the end with the body in memory) and says when the head arrived (``TransportResponse/headReceivedAt``);
+/// - it sends every header field of the request, repeated ones included (joined with `", "` where the stack
+///   cannot send a name twice), and hands over every response field, `Set-Cookie` fields one by one;
+/// - it reports progress to ``TransportRequest/progress``: bytes sent and received (``NetworkProgress/reportSent(_:of:)``,
+///   ``NetworkProgress/reportReceived(_:of:)``), never completion, which the engine reports;
+/// - it fails in NetKit's words: ``TransportError`` with the ``TransportError/Kind`` that fits (the retry rules read
+///   it), `CancellationError` when the calling task was cancelled, the body's ``UploadSourceError`` when a file or
+///   stream broke its length;
+/// - it ends the body with an error, never cleanly, when the connection breaks before the body is complete, and
+///   stops the transfer when the consumer stops reading;
+/// - on a redirect to another origin it drops the headers ``RedirectPolicy/credentialHeaderNames`` names.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns once the response head is known.
+    func send(_ request: TransportRequest) async throws -> TransportResponse
+}

@@ -1,0 +1,113 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A transport's failure in NetKit's own words: what kind of failure, and with which host.
+///
+/// Every transport reports its failures as these (URLSession's `URLError`s and AsyncHTTPClient's errors are
+/// translated at the transport's edge, the original kept as ``underlying``), so one set of retry rules judges them
+/// all: ``isTransient`` says whether another attempt may succeed. Its text names the kind and the host, never a
+/// path or query value:
+///
+/// ```swift
+/// catch let error as TransportError where error.kind == .timedOut { … }
+/// print(error)   // "Timed out: api.example.com (no answer within the request's timeout)"
+/// ```
+public struct TransportError: Error, Sendable {
+    /// What went wrong.
+    public var kind: Kind
+    /// The host the request went to, when the transport knows it.
+    public var host: String?
+    /// More about the failure in the transport's words, free of URLs and secrets.
+    public var detail: String?
+    /// The transport's own error, for debugging; its text may hold the full URL, so NetKit never prints it.
+    public var underlying: (any Error)?
+
+    /// Creates an error.
+    public init(_ kind: Kind, host: String? = nil, detail: String? = nil, underlying: (any Error)? = nil) {
+        self.kind = kind
+        self.host = host
+        self.detail = detail
+        self.underlying = underlying
+    }
+
+    /// Whether another attempt may succeed: a refused, reset or lost connection, a timeout, a failed name lookup,
+    /// no network, or a malformed response. Retries still need an idempotent request and a replayable body.
+    public var isTransient: Bool { kind.isTransient }
+
+    /// The kinds of transport failure. Compare with `==` or match in a `switch` (`case .timedOut:`); new kinds may
+    /// be added, so keep a `default`.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        /// Whether a failure of this kind may pass when tried again.
+        public let isTransient: Bool
+
+        private init(_ name: String, transient: Bool) {
+            self.name = name
+            self.isTransient = transient
+        }
+
+        /// The connection was refused or could not be made.
+        public static let cannotConnect = Kind("cannotConnect", transient: true)
+        /// The server reset the connection before answering.
+        public static let connectionReset = Kind("connectionReset", transient: true)
+        /// The connection broke while the response was being read.
+        public static let connectionLost = Kind("connectionLost", transient: true)
+        /// Nothing arrived within a timeout (the transport's idle timeout, or NetKit's whole-request one).
+        public static let timedOut = Kind("timedOut", transient: true)
+        /// The host name could not be resolved.
+        public static let cannotFindHost = Kind("cannotFindHost", transient: true)
+        /// The device has no network.
+        public static let notConnected = Kind("notConnected", transient: true)
+        /// The server's answer was not a well-formed HTTP response.
+        public static let badResponse = Kind("badResponse", transient: true)
+        /// TLS failed: the handshake, or the server's or the client's certificate.
+        public static let tlsFailure = Kind("tlsFailure", transient: false)
+        /// Redirects went on too long or in a circle.
+        public static let tooManyRedirects = Kind("tooManyRedirects", transient: false)
+        /// The URL cannot be sent by this transport (an unsupported scheme, say).
+        public static let unsupportedURL = Kind("unsupportedURL", transient: false)
+        /// The transfer was cancelled, but not by the caller's task (which sees `CancellationError`).
+        public static let cancelled = Kind("cancelled", transient: false)
+        /// Anything else.
+        public static let other = Kind("other", transient: false)
+
+        /// The kind's name, as in code: `timedOut`.
+        public var description: String { name }
+
+        /// A short phrase for messages.
+        var phrase: String {
+            switch self {
+            case .cannotConnect: "Could not connect"
+            case .connectionReset: "Connection reset"
+            case .connectionLost: "Connection lost"
+            case .timedOut: "Timed out"
+            case .cannotFindHost: "Host not found"
+            case .notConnected: "Not connected to a network"
+            case .badResponse: "Malformed response"
+            case .tlsFailure: "TLS failed"
+            case .tooManyRedirects: "Too many redirects"
+            case .unsupportedURL: "Unsupported URL"
+            case .cancelled: "Cancelled"
+            default: "Transport failed"
+            }
+        }
+    }
+}
+
+extension TransportError: CustomStringConvertible {
+    /// `<what happened>: <host> (<detail>)`: one line, no path, query or header.
+    public var description: String {
+        var text = kind.phrase
+        if let host, !host.isEmpty { text += ": \(host)" }
+        if let detail, !detail.isEmpty { text += " (\(detail))" }
+        return text
+    }
+}
+
+extension TransportError: LocalizedError {
+    /// The same line as ``description``, so `localizedDescription` reads as well.
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An HTTP request as a transport receives it: the head, the body beside it, and what the caller asks of the
+/// transfer.
+///
+/// Plugins change requests through it too; every way to set a header or the target checks what it is given,
+/// so nothing reaches the wire with CR, LF or NUL.
+public struct TransportRequest: Sendable {
+    /// Method, target and header fields.
+    public var head: HTTPRequestHead
+    /// The body; `nil` for a request without one (a `GET`), which differs from an empty body (sent with
+    /// `Content-Length: 0`).
+    public var body: UploadSource?
+    /// Where the transport reports transfer progress, if anyone listens (see ``NetworkProgress/reportSent(_:of:)``).
+    public var progress: NetworkProgress?
+    /// Set when the caller collects the response body whole and keeps at most these many bytes of it (`send`
+    /// sets it; `stream` does not). A transport may then hand over the body complete, in memory, when the
+    /// transfer ends, rather than stream it: cheaper when the caller would only gather the chunks again.
+    /// `nil` (the default): the body is read as it arrives.
+    public var wholeBody: WholeBodyLimits?
+    /// How long the transport may wait without a byte moving before it fails the attempt with
+    /// ``TransportError/Kind/timedOut``; `nil` leaves the transport's own idle timeout in charge.
+    public var idleTimeout: Duration?
+
+    /// Creates a request from a head, a body and an optional progress observer.
+    public init(head: HTTPRequestHead, body: UploadSource? = nil, progress: NetworkProgress? = nil) {
+        self.head = head
+        self.body = body
+        self.progress = progress
+    }
+
+    /// The request method.
+    public var method: HTTPMethod { head.method }
+
+    /// The request URL.
+    public var url: URL? { head.url }
+
+    /// The value of a header (case-insensitive; repeated fields joined, see ``HTTPHeaderFields/value(for:)``).
+    public func value(forHeader name: String) -> String? {
+        head.headerFields.value(for: name)
+    }
+
+    /// Makes `value` the only value of the header `name`.
+    /// - Throws: ``NetworkError/invalidHeader(name:)`` for a name that is not a token or CR, LF or NUL anywhere.
+    public mutating func setHeader(_ name: String, _ value: String) throws(NetworkError) {
+        try head.headerFields.setValue(value, for: name)
+    }
+
+    /// Adds a field `name: value`, keeping those of the same name (a repeated field).
+    /// - Throws: ``NetworkError/invalidHeader(name:)`` for a name that is not a token or CR, LF or NUL anywhere.
+    public mutating func addHeader(_ name: String, _ value: String) throws(NetworkError) {
+        try head.headerFields.addValue(value, for: name)
+    }
+
+    /// Removes every field named `name`.
+    public mutating func removeHeader(_ name: String) {
+        head.headerFields.removeValues(for: name)
+    }
+
+    /// Whether a second attempt can send the same body: retries and token refresh depend on it.
+    public var isReplayable: Bool { body?.isReplayable ?? true }
+
+    /// The body's size in bytes when known before sending (0 without a body); `nil` for a stream of unknown
+    /// length, which goes out chunked.
+    public var bodyLength: Int64? {
+        guard let body else { return 0 }
+        return body.length
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NetCore
+
+extension URLRequest {
+    /// The head of `request` as URLSession takes it: URL, method, header fields and idle timeout; no body.
+    ///
+    /// URLSession sends one field per name, so repeated fields are joined as RFC 9110 §5.3 allows (`", "`, and
+    /// `"; "` for `Cookie`): the receiver reads the same values.
+    /// - Throws: ``NetworkError/invalidURL`` when the target does not parse as a URL.
+    package init(head request: TransportRequest) throws(NetworkError) {
+        guard let url = request.head.url else { throw .invalidURL }
+        self.init(url: url)
+        // A new request is a GET already; setting the method makes Foundation copy and normalise the request.
+        if request.head.method != .get { httpMethod = request.head.method.rawValue }
+        if let idle = request.idleTimeout {
+            let (seconds, attoseconds) = idle.components
+            timeoutInterval = Double(seconds) + Double(attoseconds) / 1e18
+        }
+        let fields = request.head.headerFields
+        guard !fields.isEmpty else { return }
+        var headers: [String: String] = [:]
+        headers.reserveCapacity(fields.count)
+        // Names are matched case-insensitively: URLSession would merge `accept` and `Accept` anyway.
+        var spellings: [String: String] = [:]
+        for field in fields {
+            let key = HeaderValidation.lowercased(field.name)
+            if let spelling = spellings[key] {
+                headers[spelling, default: ""] += (key == "cookie" ? "; " : ", ") + field.value
+            } else {
+                spellings[key] = field.name
+                headers[field.name] = field.value
+            }
+        }
+        // Assigned at once: on Linux every setValue copies the request and compares each name through NSString.
+        allHTTPHeaderFields = headers
+    }
+}
+
+extension TransportRequest {
+    /// A request from a `URLRequest`: its URL, method and headers; its `httpBody`, if any, as the body.
+    /// - Throws: ``NetworkError/invalidURL`` for a URL the wire cannot carry, ``NetworkError/invalidHeader(name:)``
+    ///   for a header NetKit would refuse to send.
+    package init(_ request: URLRequest) throws(NetworkError) {
+        guard let url = request.url else { throw .invalidURL }
+        let method = request.httpMethod.flatMap { HTTPMethod(rawValue: $0.uppercased()) } ?? .get
+        var head = try HTTPRequestHead(method: method, url: url)
+        head.headerFields = try HTTPHeaderFields(request.allHTTPHeaderFields ?? [:])
+        self.init(head: head, body: request.httpBody.map(UploadSource.init(data:)))
+        if request.timeoutInterval > 0, request.timeoutInterval.isFinite {
+            idleTimeout = .milliseconds(Int64(request.timeoutInterval * 1000))
+        }
+    }
+}
