@@ -70,12 +70,24 @@ let package = Package(
         ),
         .target(
             name: "NetAsyncHTTPClient",
-            dependencies: ["NetCore", "NetMultipart"] + asyncHTTPClientProducts,
+            dependencies: ["NetCore"] + asyncHTTPClientProducts,
             swiftSettings: strictSwift
         ),
         .target(name: "NetKitTesting", dependencies: ["NetCore", "NetMultipart", "LoopbackServer"], swiftSettings: strictSwift),
         .target(name: "LoopbackServer", swiftSettings: strictSwift),
         .executableTarget(name: "netkit-demo", dependencies: ["NetKit", "LoopbackServer"], swiftSettings: strictSwift),
+        // Programs CI builds, runs and reads with `readelf`: neither links FoundationNetworking (.ci/link-check).
+        .executableTarget(
+            name: "netkit-core-example",
+            dependencies: ["NetCore", "NetAuth", "NetMultipart", "NetStreaming"],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "netkit-server-example",
+            dependencies: ["NetCore", "NetAuth", "NetMultipart", "NetStreaming", "LoopbackServer"]
+                + [.target(name: "NetAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"]))],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(name: "netkit-bench", dependencies: ["NetKit", "LoopbackServer"], swiftSettings: strictSwift),
 
         .testTarget(name: "NetMultipartTests", dependencies: ["NetMultipart", "NetCore"], swiftSettings: strictSwift),
@@ -92,7 +104,7 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(name: "NetKitTestingTests", dependencies: ["NetKitTesting", "NetTransport", "NetMultipart", "LoopbackServer"], swiftSettings: strictSwift),
-        .testTarget(name: "NetAuthTests", dependencies: ["NetAuth", "NetTransport", "NetKitTesting"], swiftSettings: strictSwift),
+        .testTarget(name: "NetAuthTests", dependencies: ["NetAuth", "NetCore", "NetKitTesting"], swiftSettings: strictSwift),
         .testTarget(name: "NetStreamingTests", dependencies: ["NetStreaming", "NetCore"], swiftSettings: strictSwift),
         .testTarget(name: "NetKitTests", dependencies: ["NetKit", "NetKitTesting", "LoopbackServer"], swiftSettings: strictSwift),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"], swiftSettings: strictSwift),

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NetCore
 
 /// A `multipart/form-data` body (RFC 7578): fields and files from memory, files on disk or streams.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The RFC 7578 / RFC 2046 framing for one boundary, independent of where part data lives.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The bytes of a stream of `Data` chunks, one `UInt8` per element, in arrival order.
 ///

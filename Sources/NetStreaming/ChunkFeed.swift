@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A parser that is fed chunks and told when they end: ``LineSplitter`` and ``ServerSentEventParser``.
 public protocol ChunkParser {

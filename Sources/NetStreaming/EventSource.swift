@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NetCore
 
 /// Server-sent events that stay connected for as long as they are iterated (the WHATWG standard's

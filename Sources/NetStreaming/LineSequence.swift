@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The lines of a stream of `Data` chunks, as `String`s, skipping blank lines.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Newline-delimited JSON: one `Decodable` record per non-empty line of a stream of `Data` chunks.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The server-sent events of a `text/event-stream` arriving as `Data` chunks, parsed by
 /// ``ServerSentEventParser`` (the WHATWG rules; see there).

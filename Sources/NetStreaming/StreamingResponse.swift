@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NetCore
 
 /// A response whose body is read as it arrives: NDJSON, server-sent events, chunked logs or inference output.

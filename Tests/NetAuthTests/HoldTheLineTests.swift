@@ -1,11 +1,7 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import NetCore
 import NetKitTesting
-import NetTransport
 
 @Suite("Hold the line")
 struct HoldTheLineTests {
@@ -23,9 +19,9 @@ struct HoldTheLineTests {
     func holdAndRelease() async throws {
         let (line, counts) = observedLine()
         let stub = StubTransport { _, _ in .status(200) }
-        let chain = MiddlewareChain([WaitAtLine(line)], transport: stub)
+        let executor = RequestExecutor(transport: stub, line: line)
         line.hold()
-        let tasks = (0..<3).map { _ in Task { try await chain.send(request()).statusCode } }
+        let tasks = (0..<3).map { _ in Task { try await executor.send(Ping(), baseURL: authBase).statusCode } }
         await waitFor(3, in: counts)
         #expect(stub.requestCount == 0)
         line.release()
@@ -37,21 +33,21 @@ struct HoldTheLineTests {
     func holderPasses() async throws {
         let (line, counts) = observedLine()
         let stub = StubTransport { _, _ in .status(200) }
-        let chain = MiddlewareChain([WaitAtLine(line)], transport: stub)
+        let executor = RequestExecutor(transport: stub, line: line)
         let (entered, enter) = AsyncStream.makeStream(of: Void.self)
         let (finish, finishNow) = AsyncStream.makeStream(of: Void.self)
         let holder = Task {
             try await line.withLineHeld {
-                _ = try await chain.send(request("/maintenance"))
+                _ = try await executor.send(Ping(path: "/maintenance"), baseURL: authBase)
                 enter.yield()
                 for await _ in finish {}
             }
         }
         var iterator = entered.makeAsyncIterator()
         await iterator.next()
-        let waiting = Task { try await chain.send(request("/other")).statusCode }
+        let waiting = Task { try await executor.send(Ping(path: "/other"), baseURL: authBase).statusCode }
         await waitFor(1, in: counts)
-        #expect(stub.requests.map { $0.url?.path } == ["/api/maintenance"])
+        #expect(stub.requests.map { String($0.head.pathWithoutQuery) } == ["/api/maintenance"])
         finishNow.finish()
         try await holder.value
         #expect(try await waiting.value == 200)
@@ -62,10 +58,10 @@ struct HoldTheLineTests {
     func cancelWaiter() async throws {
         let (line, counts) = observedLine()
         let stub = StubTransport { _, _ in .status(200) }
-        let chain = MiddlewareChain([WaitAtLine(line)], transport: stub)
+        let executor = RequestExecutor(transport: stub, line: line)
         line.hold()
-        let cancelled = Task { try await chain.send(request()) }
-        let kept = Task { try await chain.send(request()).statusCode }
+        let cancelled = Task { try await executor.send(Ping(), baseURL: authBase) }
+        let kept = Task { try await executor.send(Ping(), baseURL: authBase).statusCode }
         await waitFor(2, in: counts)
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }

@@ -1,13 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
 import Testing
 @testable import NetAuth
 import NetCore
 import NetKitTesting
-import NetTransport
 
 /// Holds and refresh marks belong to the line or coordinator that set them.
 @Suite("Scopes belong to their instance")
@@ -28,10 +24,10 @@ struct InstanceScopeTests {
         let second = HoldTheLine()
         let secondCounts = observed(second)
         let stub = StubTransport { _, _ in .status(200) }
-        let throughSecond = MiddlewareChain([WaitAtLine(second)], transport: stub)
+        let throughSecond = RequestExecutor(transport: stub, line: second)
         second.hold()
         let holder = Task {
-            try await first.withLineHeld { try await throughSecond.send(request()).statusCode }
+            try await first.withLineHeld { try await throughSecond.send(Ping(), baseURL: authBase).statusCode }
         }
         await waitFor(1, in: secondCounts)
         #expect(stub.requestCount == 0)
@@ -44,12 +40,12 @@ struct InstanceScopeTests {
         let line = HoldTheLine()
         let counts = observed(line)
         let stub = StubTransport { _, _ in .status(200) }
-        let chain = MiddlewareChain([WaitAtLine(line)], transport: stub)
+        let executor = RequestExecutor(transport: stub, line: line)
         let (go, start) = AsyncStream.makeStream(of: Void.self)
         let spawned = try await line.withLineHeld {
             Task {
                 for await _ in go { break }
-                return try await chain.send(request()).statusCode
+                return try await executor.send(Ping(), baseURL: authBase).statusCode
             }
         }
         #expect(!line.isHeld)

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import NetCore
 
@@ -27,9 +24,13 @@ struct LogRedactionTests {
 
     @Test("errors are described without URLs or secrets")
     func errors() throws {
-        let url = try #require(URL(string: "https://api.example.com/x?token=s3cr3t"))
-        let urlError = URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: url])
-        #expect(LogRedaction.describe(urlError) == "URLError -1001 (timedOut)")
+        /// Another library's error whose own text carries the whole URL, as URLSession's does.
+        struct LeakyError: TransportErrorConvertible, CustomStringConvertible {
+            var description: String { "failed: https://api.example.com/x?token=s3cr3t" }
+            var transportError: TransportError { TransportError(.timedOut, host: "api.example.com", detail: "code -1001") }
+        }
+        #expect(LogRedaction.describe(LeakyError()) == "LeakyError: Timed out: api.example.com (code -1001)")
+        #expect(LogRedaction.describe(TransportError(.cannotConnect, host: "h.test")) == "TransportError.cannotConnect: Could not connect: h.test")
         #expect(LogRedaction.describe(CancellationError()) == "cancelled")
         #expect(LogRedaction.describe(NetworkError.invalidURL) == "NetworkError: The request URL is invalid.")
         let http = HTTPError(statusCode: 400, data: Data(#"{"error":"bad","refresh_token":"s3cr3t"}"#.utf8), headers: ["Set-Cookie": "id=s3cr3t"])

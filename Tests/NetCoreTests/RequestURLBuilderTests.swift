@@ -19,6 +19,23 @@ struct RequestURLBuilderTests {
         #expect(url.absoluteString == expected)
     }
 
+    /// The same join done the long way, through Foundation's URLComponents: what the wire-parts road must agree
+    /// with. User and password are never part of a request's target.
+    func throughComponents(base: URL, path: String) -> URL? {
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true) else { return nil }
+        let basePath = components.percentEncodedPath
+        let relative = PercentEncoding.encodePath(path)
+        let trimmedBase = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
+        let trimmedRelative = relative.hasPrefix("/") ? String(relative.dropFirst()) : relative
+        var joined = relative.isEmpty ? basePath : trimmedBase + "/" + trimmedRelative
+        if joined.isEmpty { joined = "/" }
+        components.percentEncodedPath = joined
+        components.fragment = nil
+        components.user = nil
+        components.password = nil
+        return components.url
+    }
+
     @Test("the road without URLComponents gives the URL the components road gives", arguments: [
         "https://api.example.com", "https://api.example.com/", "https://api.example.com/v1", "https://api.example.com/v1/",
         "http://127.0.0.1:8080/a%20b/", "https://user:pw@example.com:8443/base", "https://api.example.com/v1?key=1",
@@ -27,8 +44,7 @@ struct RequestURLBuilderTests {
     func roadsAgree(base: String) throws {
         for path in ["", "/", "/users", "users/7/", "/a b/ü/%41", "/files/report..pdf", "/x;y=1/z"] {
             let fast = try RequestURLBuilder.url(base: URL(string: base)!, path: path, query: nil)
-            let general = try RequestURLBuilder.urlThroughComponents(base: URL(string: base)!, path: path, query: nil)
-            #expect(fast.absoluteString == general.absoluteString, "\(base) + \(path)")
+            #expect(fast.absoluteString == throughComponents(base: URL(string: base)!, path: path)?.absoluteString, "\(base) + \(path)")
         }
     }
 

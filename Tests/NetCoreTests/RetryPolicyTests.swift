@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import NetCore
 
@@ -9,16 +6,24 @@ import NetCore
 struct RetryPolicyTests {
     struct Business: NonRetriableError {}
     struct Unknown: Error {}
+    /// Another library's error that says which transport failure it is.
+    struct Convertible: TransportErrorConvertible {
+        let kind: TransportError.Kind
+        var transportError: TransportError { TransportError(kind, host: "x.test") }
+    }
 
     @Test("the default predicate retries transient failures only")
     func defaultPredicate() {
         let retried: [any Error] = [
-            URLError(.timedOut), URLError(.networkConnectionLost), URLError(.cannotConnectToHost),
+            TransportError(.timedOut), TransportError(.connectionLost), TransportError(.cannotConnect),
+            TransportError(.connectionReset), TransportError(.cannotFindHost), TransportError(.notConnected),
+            TransportError(.badResponse), Convertible(kind: .timedOut),
             HTTPError(statusCode: 503, data: Data(), headers: [:]), HTTPError(statusCode: 429, data: Data(), headers: [:]),
             HTTPError(statusCode: 408, data: Data(), headers: [:]), HTTPError(statusCode: 502, data: Data(), headers: [:]),
         ]
         let refused: [any Error] = [
-            NetworkError.unauthorized, NetworkError.invalidURL, URLError(.userAuthenticationRequired), URLError(.cancelled),
+            NetworkError.unauthorized, NetworkError.invalidURL, TransportError(.tlsFailure), TransportError(.cancelled),
+            TransportError(.tooManyRedirects), TransportError(.unsupportedURL), TransportError(.other), Convertible(kind: .tlsFailure),
             CancellationError(), Business(), Unknown(), HTTPError(statusCode: 404, data: Data(), headers: [:]),
             HTTPError(statusCode: 400, data: Data(), headers: [:]), HTTPError(statusCode: 501, data: Data(), headers: [:]),
             DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "")),
@@ -30,7 +35,7 @@ struct RetryPolicyTests {
     @Test("full jitter: each wait lies between 0 and the backoff, which grows by the multiplier up to the cap")
     func jitterBounds() {
         let policy = RetryPolicy(maxRetryCount: 4, delay: 1, backoffMultiplier: 3, maxDelay: 5)
-        let error = URLError(.timedOut)
+        let error = TransportError(.timedOut)
         let caps: [TimeInterval] = [1, 3, 5, 5]
         for (index, cap) in caps.enumerated() {
             #expect(policy.delay(beforeRetry: index + 1, after: error, randomUnit: 0) == 0)
@@ -65,10 +70,10 @@ struct RetryPolicyTests {
     func judgedByStatus() {
         struct Decoded: Error {}
         let policy = RetryPolicy(maxRetryCount: 1, delay: 0)
-        func head(_ status: Int, _ headers: [String: String] = [:]) -> HTTPURLResponse {
-            HTTPURLResponse(url: URL(string: "https://x.test")!, statusCode: status, httpVersion: nil, headerFields: headers)!
+        func head(_ status: Int, _ headers: [(name: String, value: String)] = []) -> HTTPResponseHead {
+            HTTPResponseHead(statusCode: status, headerFields: try! HTTPHeaderFields(headers))
         }
-        let unavailable = head(503), unavailableLater = head(503, ["Retry-After": "2"]), missing = head(404)
+        let unavailable = head(503), unavailableLater = head(503, [("Retry-After", "2")]), missing = head(404)
         #expect(policy.delay(beforeRetry: 1, after: Decoded(), response: unavailable) == 0)
         #expect(policy.delay(beforeRetry: 1, after: Decoded(), response: unavailableLater) == 2)
         #expect(policy.delay(beforeRetry: 1, after: Decoded(), response: missing) == nil)
@@ -78,12 +83,12 @@ struct RetryPolicyTests {
         #expect(own.delay(beforeRetry: 1, after: Decoded(), response: missing) == 0)
     }
 
-    @Test("idempotent methods may be repeated; POST, PATCH and unknown methods only when opted in or keyed")
+    @Test("idempotent methods may be repeated; POST, PATCH and CONNECT only when opted in or keyed")
     func repeatableMethods() {
-        for method in ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE", "get"] {
+        for method in [HTTPMethod.get, .head, .put, .delete, .options, .trace] {
             #expect(RetryPolicy.allowsRepeating(method: method, declaredIdempotent: false, hasIdempotencyKey: false), "\(method)")
         }
-        for method in ["POST", "PATCH", "CONNECT", "PURGE"] {
+        for method in [HTTPMethod.post, .patch, .connect] {
             #expect(!RetryPolicy.allowsRepeating(method: method, declaredIdempotent: false, hasIdempotencyKey: false), "\(method)")
             #expect(RetryPolicy.allowsRepeating(method: method, declaredIdempotent: true, hasIdempotencyKey: false))
             #expect(RetryPolicy.allowsRepeating(method: method, declaredIdempotent: false, hasIdempotencyKey: true))

@@ -1,9 +1,8 @@
 import Foundation
 import NetCore
-import NetMultipart
 
 /// A request whose every requirement can be set from a test.
-struct ConfigurableRequest: NetworkRequest {
+struct ConfigurableRequest: Endpoint {
     typealias Response = EmptyResponse
     var path = "/items"
     var method: HTTPMethod = .post
@@ -11,7 +10,7 @@ struct ConfigurableRequest: NetworkRequest {
     var queryParameters: [String: String]?
     var contentType = "application/json"
     var body: RequestBody?
-    var multipartData: MultipartFormData?
+    var headerFields = HTTPHeaderFields()
 }
 
 struct Item: Codable, Equatable, Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why a token refresh did not give requests a fresh credential.
 public enum TokenRefreshError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {

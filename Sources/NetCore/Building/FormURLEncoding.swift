@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `application/x-www-form-urlencoded` bodies and query strings from name/value pairs.
 public enum FormURLEncoding {

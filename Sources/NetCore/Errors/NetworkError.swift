@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Errors NetKit reports itself, as opposed to errors of the transport or of the server.
 ///

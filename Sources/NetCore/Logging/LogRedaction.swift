@@ -53,6 +53,10 @@ public enum LogRedaction {
             return "cancelled"
         case let error as TransportError:
             return "TransportError.\(error.kind): \(error.description)"
+        case let error as any TransportErrorConvertible:
+            // Another library's error (URLSession's `URLError`) whose own text may hold the full URL: its
+            // translation names the kind and the host only.
+            return "\(type(of: error)): \(error.transportError.description)"
         case let error as HTTPError:
             return error.description
         case let error as DecodingError:

@@ -1,4 +1,4 @@
-import Foundation
+import Foundation  // FileHandle: not in FoundationEssentials
 #if canImport(os)
 import os
 #endif

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What one request cost, measured by NetKit itself (URLSession's task metrics never arrive on Linux).
 public struct RequestMetrics: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// MicroClient's interceptors as a plugin: a closure that may rewrite every request before it is sent, and one
 /// that may inspect every response and throw.

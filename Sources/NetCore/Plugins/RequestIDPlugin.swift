@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Tags every request with an identifier in a header (default `X-Request-ID`), the same for all its attempts,
 /// so the server's logs and yours can be joined. A request that sets the header keeps its own.

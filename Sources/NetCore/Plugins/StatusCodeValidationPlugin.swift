@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Accepts only the statuses you name, failing any other response with an ``HTTPError`` before NetKit judges
 /// it (SmartNetwork's `StatusCode`): narrower than NetKit's own "any 2xx", for endpoints where a 203 or a 204

@@ -1,4 +1,4 @@
-import Foundation
+import Foundation  // InputStream: not in FoundationEssentials
 
 /// The body of a ``NetworkRequest``: a JSON-encodable value, raw data, a file, a stream, or form fields.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Foundation  // DateFormatter (HTTP dates): not in FoundationEssentials
 
 /// Reads a `Retry-After` header (RFC 9110 §10.2.3): either delay-seconds or an HTTP-date.
 public enum RetryAfter {

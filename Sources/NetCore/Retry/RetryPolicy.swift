@@ -1,4 +1,4 @@
-import Foundation
+import Foundation  // pow on TimeInterval: not in FoundationEssentials
 
 /// How a request retries failed attempts.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Foundation  // Bundle: not in FoundationEssentials
 
 /// The parts of the `User-Agent` header NetKit sends when a manager has a configuration.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Turns a stream of single bytes (EKNetwork's `AsyncThrowingStream<UInt8, Error>`, as users' mocks

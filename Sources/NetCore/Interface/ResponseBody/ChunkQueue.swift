@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// The buffer between a transport that pushes chunks (URLSession's delegate) and the one consumer of a

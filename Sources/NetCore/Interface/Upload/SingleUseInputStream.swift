@@ -1,4 +1,4 @@
-import Foundation
+import Foundation  // InputStream: not in FoundationEssentials
 import Synchronization
 
 /// An `InputStream` that exactly one reader may take.

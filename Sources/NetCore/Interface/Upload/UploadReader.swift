@@ -1,4 +1,4 @@
-import Foundation
+import Foundation  // InputStream: not in FoundationEssentials
 
 /// Pulls the bytes of an ``UploadSource`` in order, into buffers the caller owns.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Foundation  // InputStream: not in FoundationEssentials
 
 /// The bytes of a request body, described rather than held: memory, files and streams in order. NetKit's one
 /// request body abstraction: what ``TransportRequest/body`` carries to every transport.

@@ -1,4 +1,4 @@
-import Foundation
+import Foundation  // strerror: not in FoundationEssentials
 
 /// Why an ``UploadSource`` could not be created or read.
 ///

@@ -1,60 +1,56 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
 import Testing
 import NetAuth
 import NetCore
 import NetKitTesting
-import NetTransport
 
 let authBase = URL(string: "https://auth.test/api")!
 
-func request(_ path: String = "/x") -> TransportRequest {
-    TransportRequest(head: URLRequest(url: authBase.appendingPathComponent(path)))
+/// An engine over `transport` with `plugins`, as a NetCore user without NetworkManager builds one.
+func engine(_ transport: StubTransport, _ plugins: [any Plugin]) -> RequestExecutor {
+    RequestExecutor(transport: transport, plugins: plugins)
 }
 
-@Suite("Auth middlewares without NetworkManager")
-struct AuthMiddlewareTests {
+@Suite("Auth plugins without NetworkManager")
+struct AuthPluginTests {
     @Test("bearer token read before every request; none when nil")
     func bearer() async throws {
         let token = Mutex<String?>("one")
         let stub = StubTransport { _, _ in .status(200) }
-        let chain = MiddlewareChain([BearerTokenMiddleware { token.withLock { $0 } }], transport: stub)
-        _ = try await chain.send(request())
+        let executor = engine(stub, [BearerTokenPlugin { token.withLock { $0 } }])
+        _ = try await executor.send(Ping(), baseURL: authBase)
         token.withLock { $0 = nil }
-        _ = try await chain.send(request())
+        _ = try await executor.send(Ping(), baseURL: authBase)
         #expect(stub.requests.map { $0.value(forHeader: "Authorization") } == ["Bearer one", nil])
     }
 
     @Test("Basic authentication encodes user:password in base64 and refuses a colon in the user")
     func basic() async throws {
         let stub = StubTransport { _, _ in .status(200) }
-        _ = try await MiddlewareChain([try BasicAuthenticationMiddleware(username: "Aladdin", password: "open sesame")], transport: stub).send(request())
+        _ = try await engine(stub, [try BasicAuthenticationPlugin(username: "Aladdin", password: "open sesame")]).send(Ping(), baseURL: authBase)
         #expect(stub.requests.first?.value(forHeader: "Authorization") == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
-        #expect(throws: BasicAuthenticationMiddleware.InvalidCredentials()) { try BasicAuthenticationMiddleware(username: "a:b", password: "c") }
-        #expect(throws: BasicAuthenticationMiddleware.InvalidCredentials()) { try BasicAuthenticationMiddleware(username: "a", password: "c\r\n") }
+        #expect(throws: BasicAuthenticationPlugin.InvalidCredentials()) { try BasicAuthenticationPlugin(username: "a:b", password: "c") }
+        #expect(throws: BasicAuthenticationPlugin.InvalidCredentials()) { try BasicAuthenticationPlugin(username: "a", password: "c\r\n") }
     }
 
     @Test("a custom token goes into a header or replaces a query item")
     func customToken() async throws {
         let stub = StubTransport { _, _ in .status(200) }
-        let header = TokenMiddleware(.header(name: "X-API-Key", prefix: "Key ")) { "k1" }
-        let query = TokenMiddleware(.queryItem(name: "access_token")) { "a b&c" }
-        var signed = request()
-        signed.head.url = URL(string: "https://auth.test/api/x?access_token=old&page=2")!
-        _ = try await MiddlewareChain([header, query], transport: stub).send(signed)
+        let header = TokenPlugin(.header(name: "X-API-Key", prefix: "Key ")) { "k1" }
+        let query = TokenPlugin(.queryItem(name: "access_token")) { "a b&c" }
+        let signed = URL(string: "https://auth.test/api?access_token=old&page=2")!
+        _ = try await engine(stub, [header, query]).send(Ping(), baseURL: signed)
         let sent = try #require(stub.requests.first)
-        #expect(sent.value(forHeader: "X-API-Key") == "Key k1")
-        #expect(sent.url?.query == "page=2&access_token=a%20b%26c")
+        #expect(sent.head.headerFields.value(for: "X-API-Key") == "Key k1")
+        #expect(sent.head.query == "page=2&access_token=a%20b%26c")
     }
 
     @Test("a header token with CR/LF is refused")
     func injectedToken() async throws {
         let stub = StubTransport { _, _ in .status(200) }
         await #expect(throws: NetworkError.invalidHeader(name: "X-API-Key")) {
-            _ = try await MiddlewareChain([TokenMiddleware(.header(name: "X-API-Key")) { "a\r\nb" }], transport: stub).send(request())
+            _ = try await engine(stub, [TokenPlugin(.header(name: "X-API-Key")) { "a\r\nb" }]).send(Ping(), baseURL: authBase)
         }
         #expect(stub.requestCount == 0)
     }
@@ -181,7 +177,7 @@ struct AuthenticatorCredentialsTests {
                 try request.setHeader("Authorization", "Token \(credential)")
             }
             func refresh(_ credential: String) async throws -> String { "t\(refreshes.increment())" }
-            func isAuthenticationFailure(_ response: HTTPURLResponse) -> Bool { response.statusCode == 403 }
+            func isAuthenticationFailure(_ response: HTTPResponseHead) -> Bool { response.statusCode == 403 }
         }
         let stub = StubTransport { request, _ in request.value(forHeader: "Authorization") == "Token t1" ? .status(200) : .status(403) }
         let credentials = AuthenticatorCredentials(authenticator: Strict(), credential: "t0")

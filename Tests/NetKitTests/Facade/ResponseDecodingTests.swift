@@ -3,10 +3,15 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import NetCore
+import NetKit
 
-@Suite("Response decoding")
+@Suite("EKNetwork response decoding")
 struct ResponseDecodingTests {
+    struct Item: Codable, Equatable, Sendable {
+        let id: Int
+        let name: String
+    }
+
     let response = HTTPURLResponse(url: URL(string: "https://x.test")!, statusCode: 200, httpVersion: nil, headerFields: ["X-Total": "3"])!
 
     struct GetItem: NetworkRequest {
