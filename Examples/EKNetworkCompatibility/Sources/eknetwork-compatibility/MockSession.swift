@@ -1,7 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NetKit
 
 /// The `URLSessionProtocol` mock an EKNetwork user's tests would pass as `session:`; it plays the API.

@@ -1,9 +1,5 @@
 // Code from the EKNetwork API reference, as written there; only the types the examples leave to the reader
 // (requests' response models, TokenStore, AppSettings) are filled in.
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NetKit
 
 // MARK: Types the reference's examples assume

@@ -1,7 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NetKit
 
 // MARK: From "Streaming (NDJSON / SSE)", as the reference writes them

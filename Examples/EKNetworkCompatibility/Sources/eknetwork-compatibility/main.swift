@@ -1,5 +1,7 @@
 // Runs the reference's examples and checks what they did; exits non-zero on the first surprise.
-import Foundation
+//
+// Every file imports NetKit alone, as EKNetwork code does: on Linux the umbrella brings Foundation and
+// FoundationNetworking (URLRequest, URLResponse, HTTPURLResponse) with it.
 import NetKit
 
 func check(_ condition: Bool, _ what: String) {
