@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore"], swiftSettings: strictSwift),
         .testTarget(
             name: "NetTransportTests",
-            dependencies: ["NetTransport", "NetKitTesting", "LoopbackServer"],
+            dependencies: ["NetTransport", "NetCore", "NetMultipart", "NetKitTesting", "LoopbackServer"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -103,7 +103,7 @@ let package = Package(
                 + nioProducts(["NIOHTTP2"]),
             swiftSettings: strictSwift
         ),
-        .testTarget(name: "NetKitTestingTests", dependencies: ["NetKitTesting", "NetTransport", "NetMultipart", "LoopbackServer"], swiftSettings: strictSwift),
+        .testTarget(name: "NetKitTestingTests", dependencies: ["NetKitTesting", "NetCore", "NetTransport"], swiftSettings: strictSwift),
         .testTarget(name: "NetAuthTests", dependencies: ["NetAuth", "NetCore", "NetKitTesting"], swiftSettings: strictSwift),
         .testTarget(name: "NetStreamingTests", dependencies: ["NetStreaming", "NetCore"], swiftSettings: strictSwift),
         .testTarget(name: "NetKitTests", dependencies: ["NetKit", "NetKitTesting", "LoopbackServer"], swiftSettings: strictSwift),

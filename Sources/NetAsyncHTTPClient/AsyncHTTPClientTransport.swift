@@ -1,30 +1,35 @@
 #if AsyncHTTPClient
 import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 import NetCore
-import NetMultipart
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 
 /// A transport on swift-server's AsyncHTTPClient (SwiftNIO): the engine for servers and for heavy concurrency on
 /// Linux, where URLSession is several times slower, has no backpressure and truncates timeouts to whole seconds.
+/// It needs neither FoundationNetworking nor libcurl.
 ///
-/// It streams request bodies from memory, files and streams with the connection's backpressure (`Content-Length`
-/// when the size is known, chunked otherwise) and reports their progress; it returns at the response head and
-/// streams the body with backpressure too (a consumer that stops reading holds the connection, and memory stays
-/// flat); it cancels the request when the calling task is cancelled or the consumer drops the body; it follows
-/// redirects without carrying `Authorization`, `Proxy-Authorization` or `Cookie` to another origin; it speaks
-/// HTTP/1.1, and HTTP/2 over TLS where the server offers it.
+/// It speaks NetKit's types and converts only at its edge: header fields go to SwiftNIO one by one (a repeated
+/// field stays repeated, both ways, every `Set-Cookie` apart), failures become ``NetCore/TransportError``s of the
+/// kind NetKit's retry rules read. It streams request bodies from memory, files and streams with the connection's
+/// backpressure (`Content-Length` when the size is known, chunked otherwise) and reports their progress; it
+/// returns at the response head and streams the body with backpressure too (a consumer that stops reading holds
+/// the connection, and memory stays flat), or, for a caller that collects the body whole
+/// (``NetCore/TransportRequest/wholeBody``), hands it over complete in one piece; it cancels the request when the
+/// calling task is cancelled or the consumer drops the body; it follows redirects, carrying no credential to
+/// another origin (``NetCore/RedirectPolicy``); it speaks HTTP/1.1, and HTTP/2 over TLS where the server offers it.
 ///
-/// Timeouts, to the millisecond: `URLRequest.timeoutInterval` bounds the wait for the response head, counted from
-/// the start for a request whose body is in memory, and from the last body byte handed over for a streamed body (an
-/// idle timeout: a long upload that keeps moving never trips it). After the head, the client's read timeout
-/// (``defaultConfiguration``: 60 s) ends a body on which nothing arrives — a consumer that reads nothing for that
-/// long stops the arrival too. NetKit's whole-request `timeout` stays in charge above all of these.
+/// Timeouts, to the millisecond: ``NetCore/TransportRequest/idleTimeout`` bounds the wait for the response head,
+/// counted from the start for a request whose body is in memory, and from the last body byte handed over for a
+/// streamed body (an idle timeout: a long upload that keeps moving never trips it); after the head it bounds each
+/// wait for the next piece of the body. The client's read timeout (``defaultConfiguration``: 60 s) ends a body on
+/// which nothing arrives as well — a consumer that reads nothing for that long stops the arrival too. NetKit's
+/// whole-request `timeout` stays in charge above all of these.
 ///
 /// ```swift
 /// let transport = AsyncHTTPClientTransport()          // owns its client
@@ -37,11 +42,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public let client: HTTPClient
     /// Set when the transport created the client: it is shut down when the last user is gone.
     private let owned: OwnedClient?
+    /// How many redirects the transport follows itself; `nil` when the client follows them (a client passed in).
+    private let redirectLimit: Int?
 
-    /// The configuration of a client the transport creates: redirects followed (at most 10, no cycles), a 10 s
-    /// connect timeout, a 60 s read timeout (URLSession's default idle timeout), gzip and deflate bodies decoded
-    /// (NetKit's response size limits apply to the decoded bytes), HTTP/2 where TLS negotiates it, and no retry of
-    /// refused connections inside the client (NetKit's `RetryPolicy` decides about retries).
+    /// The configuration of a client the transport creates: a 10 s connect timeout, a 60 s read timeout
+    /// (URLSession's default idle timeout), gzip and deflate bodies decoded (NetKit's response size limits apply to
+    /// the decoded bytes), HTTP/2 where TLS negotiates it, no retry of refused connections inside the client
+    /// (NetKit's `RetryPolicy` decides about retries), and redirects followed (at most 10, no cycles) for a client
+    /// you create from it; the transport's own client leaves redirects to the transport (see
+    /// ``init(configuration:redirectLimit:eventLoopGroup:)``).
     public static var defaultConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: 10, allowCycles: false),
@@ -55,22 +64,33 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     /// Creates a transport with a client of its own, which it shuts down once the transport (every copy) and every
     /// response body it returned are gone, or when you call ``shutdown()``.
+    ///
+    /// The transport follows redirects itself, whatever `configuration.redirectConfiguration` says: at most
+    /// `redirectLimit` of them (0 hands every 3xx back), no cycles, and `Authorization`, `Proxy-Authorization` and
+    /// `Cookie` stay with the origin they were meant for (``NetCore/RedirectPolicy``), so the same rule decides as on
+    /// every NetKit transport.
     public init(
         configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.defaultConfiguration,
+        redirectLimit: Int = 10,
         eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup
     ) {
+        var configuration = configuration
+        // Not followed inside the client: it would also keep a visited-URL set for every request.
+        configuration.redirectConfiguration = .disallow
         let client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
         self.client = client
         self.owned = OwnedClient(client)
+        self.redirectLimit = max(0, redirectLimit)
     }
 
     /// Creates a transport on your client, which keeps its configuration and which the transport never shuts down.
     ///
     /// Redirects are followed as `client`'s configuration says; AsyncHTTPClient itself drops `Authorization`,
-    /// `Proxy-Authorization` and `Cookie` on a redirect to another origin.
+    /// `Proxy-Authorization` and `Cookie` on a redirect to another origin, as ``NetCore/RedirectPolicy`` does.
     public init(client: HTTPClient) {
         self.client = client
         self.owned = nil
+        self.redirectLimit = nil
     }
 
     /// Shuts the transport's own client down now, failing requests still running; does nothing for a client you
@@ -79,85 +99,107 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         try await owned?.shutdown()
     }
 
-    /// Sends `request`; returns when the response head has arrived.
-    /// - Throws: `CancellationError` when the calling task is cancelled; `URLError` for transport failures
-    ///   (`.timedOut`, `.cannotConnectToHost`, `.networkConnectionLost`, …, with AsyncHTTPClient's error beneath);
-    ///   ``NetworkError/uploadStreamConsumed`` for a one-shot body sent twice; the `UploadSourceError` of a file or
-    ///   stream that broke its declared length.
+    /// Sends `request`; returns when the response head has arrived, or, when the request's
+    /// ``NetCore/TransportRequest/wholeBody`` is set, once the body is in (at most its limit + 1 bytes kept; a longer
+    /// body is cut there and its transfer cancelled).
+    /// - Throws: `CancellationError` when the calling task is cancelled; ``NetCore/TransportError`` for transport
+    ///   failures (``NetCore/TransportError/Kind/timedOut``, ``NetCore/TransportError/Kind/cannotConnect``,
+    ///   ``NetCore/TransportError/Kind/connectionLost``, …, with AsyncHTTPClient's error as its `underlying`);
+    ///   ``NetCore/NetworkError/uploadStreamConsumed`` for a one-shot body sent twice; the `UploadSourceError` of a
+    ///   file or stream that broke its declared length.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
-        guard let url = request.url else { throw URLError(.badURL) }
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
-        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method)
-        outgoing.headers = HeadConversion.headers(of: request.head)
-        let upload = try Self.attachBody(of: request, to: &outgoing)
-        let timeout = request.head.timeoutInterval
+        let head = request.head
+        var outgoing = HTTPClientRequest(url: HeadConversion.urlString(of: head))
+        outgoing.method = HeadConversion.method(head.method)
+        outgoing.headers = HeadConversion.headers(of: head.headerFields)
+        var upload = try Self.attachBody(request.body, progress: request.progress, to: &outgoing)
+        // Counted from now for a body in memory; a streamed body's idle timer starts with the body instead.
+        let deadline = upload == nil ? Self.deadline(after: request.idleTimeout) : .distantFuture
 
-        let response: HTTPClientResponse
+        var response: HTTPClientResponse
+        var redirectedURL: URL?
         do {
-            if let upload {
-                response = try await execute(outgoing, idleTimeout: timeout, upload: upload)
-            } else {
-                response = try await client.execute(outgoing, deadline: Self.deadline(after: timeout))
+            response = try await execute(outgoing, deadline: deadline, idleTimeout: request.idleTimeout, upload: upload, authority: head.authority)
+            if let redirectLimit, redirectLimit > 0, Self.mayRedirect(response.status) {
+                (response, redirectedURL) = try await followRedirects(
+                    from: response, of: request, outgoing: &outgoing, upload: &upload, deadline: deadline, limit: redirectLimit
+                )
+            } else if redirectLimit == nil, response.history.count > 1 {
+                // The client followed redirects; `url` parses the last one again, so only then.
+                redirectedURL = response.url
             }
         } catch {
             // No head, so the transfer is over: the caller must find the body's files closed.
             upload?.close()
             if let uploadError = upload?.error { throw uploadError }
-            throw TransportErrorTranslation.translate(error, phase: .beforeHead, taskIsCancelled: Task.isCancelled)
+            throw TransportErrorTranslation.translate(
+                error, phase: .beforeHead, host: HeadConversion.host(ofAuthority: head.authority), taskIsCancelled: Task.isCancelled
+            )
+        }
+        let headReceivedAt = ContinuousClock.now
+        let responseHead = HeadConversion.responseHead(status: response.status, headers: response.headers)
+        let progress = request.progress
+        let expectedLength = progress == nil ? nil : responseHead.declaredContentLength
+
+        if let limits = request.wholeBody {
+            let data: Data
+            do {
+                data = try await WholeBody.collect(
+                    response.body, limit: limits.limit(forStatus: responseHead.statusCode), progress: progress,
+                    expectedLength: expectedLength, idleTimeout: request.idleTimeout
+                )
+            } catch {
+                upload?.close()
+                if let uploadError = upload?.error { throw uploadError }
+                throw TransportErrorTranslation.translate(
+                    error, phase: .body, host: HeadConversion.host(ofAuthority: head.authority), taskIsCancelled: Task.isCancelled
+                )
+            }
+            upload?.close()
+            return TransportResponse(head: responseHead, body: ResponseBody(data: data), url: redirectedURL, headReceivedAt: headReceivedAt)
         }
 
-        // `HTTPClientResponse.url` parses the last URL again: only worth it when a redirect was followed.
-        let finalURL = response.history.count > 1 ? response.url ?? url : url
-        guard let head = HeadConversion.response(
-            status: response.status, version: response.version, headers: response.headers, url: finalURL
-        ) else {
-            upload?.close()
-            throw NetworkError.invalidResponse
-        }
-        let reportsDownload: Bool = if case .empty = request.payload { true } else { false }
         let chunks = ResponseChunks(
-            body: response.body,
-            progress: reportsDownload ? request.progress : nil,
-            expectedLength: head.expectedContentLength,
-            keepAlive: owned
+            body: response.body, progress: progress, expectedLength: expectedLength, idleTimeout: request.idleTimeout,
+            authority: head.authority, keepAlive: owned
         )
         // Dropping AsyncHTTPClient's body (or its iterator) early cancels the request; the upload, if the server
         // answered before reading all of it, is closed as well.
-        guard let upload else { return TransportResponse(head: head, body: ResponseBody(chunks)) }
-        return TransportResponse(head: head, body: ResponseBody(chunks, onAbandon: { upload.close() }))
+        let body = if let upload { ResponseBody(chunks, onAbandon: { upload.close() }) } else { ResponseBody(chunks) }
+        return TransportResponse(head: responseHead, body: body, url: redirectedURL, headReceivedAt: headReceivedAt)
     }
 
-    /// Sets `outgoing`'s body from the payload; returns the pump of a body streamed piece by piece.
+    /// Sets `outgoing`'s body; returns the pump of a body streamed piece by piece.
     ///
     /// A body in memory goes out in one write unless someone listens to its progress, which needs pieces.
     private static func attachBody(
-        of request: TransportRequest,
+        _ body: UploadSource?,
+        progress: NetworkProgress?,
         to outgoing: inout HTTPClientRequest
     ) throws(NetworkError) -> UploadPump? {
-        let source: UploadSource
-        switch request.payload {
-        case .empty:
+        guard let body else { return nil }
+        if let data = body.inMemoryData, progress == nil || data.isEmpty {
+            outgoing.body = .bytes(ByteBuffer(data: data))
             return nil
-        case .data(let data):
-            guard request.progress != nil, !data.isEmpty else {
-                outgoing.body = .bytes(ByteBuffer(data: data))
-                return nil
-            }
-            source = UploadSource(data: data)
-        case .source(let body):
-            source = body
         }
-        let pump = try UploadPump.make(for: source, progress: request.progress)
+        let pump = try UploadPump.make(for: body, progress: progress)
         outgoing.body = .stream(UploadPieces(pump: pump), length: pump.length.map { .known($0) } ?? .unknown)
         return pump
     }
 
-    /// Runs a request with a streamed body until its head arrives, failing with `URLError(.timedOut)` once
-    /// `idleTimeout` passes without the body moving (or, after the last byte, without an answer).
-    private func execute(_ request: HTTPClientRequest, idleTimeout: TimeInterval, upload: UploadPump) async throws -> HTTPClientResponse {
-        guard let idle = Self.duration(idleTimeout) else {
-            return try await client.execute(request, deadline: .distantFuture)
+    /// Runs a request until its head arrives: by `deadline` for a body in memory; for a streamed body, failing with
+    /// ``NetCore/TransportError/Kind/timedOut`` once `idleTimeout` passes without the body moving (or, after the
+    /// last byte, without an answer).
+    private func execute(
+        _ request: HTTPClientRequest,
+        deadline: NIODeadline,
+        idleTimeout: Duration?,
+        upload: UploadPump?,
+        authority: String
+    ) async throws -> HTTPClientResponse {
+        guard let upload, let idle = idleTimeout, idle > .zero else {
+            return try await client.execute(request, deadline: deadline)
         }
         let client = self.client
         return try await withThrowingTaskGroup(of: HTTPClientResponse?.self) { group in
@@ -168,24 +210,98 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let response = first else {
-                throw URLError(.timedOut, userInfo: [
-                    NSLocalizedDescriptionKey: "The request body did not move, or no answer came, within its timeout.",
-                ])
+                throw TransportError(
+                    .timedOut,
+                    host: HeadConversion.host(ofAuthority: authority),
+                    detail: "the request body did not move, or no answer came, within the idle timeout"
+                )
             }
             return response
         }
     }
 
-    /// `timeout` seconds as a `Duration`, or `nil` for none (0, negative, infinite or NaN).
-    static func duration(_ timeout: TimeInterval) -> Duration? {
-        guard timeout.isFinite, timeout > 0 else { return nil }
-        return .nanoseconds(Int64(min(timeout, 1e9) * 1e9))
+    /// Whether a response with `status` may be a redirect the transport follows.
+    private static func mayRedirect(_ status: HTTPResponseStatus) -> Bool {
+        switch status.code {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
     }
 
-    /// The NIO deadline `timeout` seconds from now; none for a timeout that is not positive and finite.
-    static func deadline(after timeout: TimeInterval) -> NIODeadline {
-        guard let duration = duration(timeout) else { return .distantFuture }
-        let (seconds, attoseconds) = duration.components
+    /// Follows the redirects `first` starts, at most `limit` of them and never to a URL already visited; returns the
+    /// last response and its URL (`nil` when none was followed).
+    ///
+    /// Credentials go only to the origin of the request (``NetCore/RedirectPolicy``); `303`, and `301`/`302` after a
+    /// `POST`, turn the request into a body-less `GET`; a streamed body is read again from its start, and one that
+    /// cannot be (a one-shot stream) makes the 3xx the answer, as AsyncHTTPClient does. A redirect's own body is
+    /// drained while it is small, so that its connection can serve the next request.
+    private func followRedirects(
+        from first: HTTPClientResponse,
+        of request: TransportRequest,
+        outgoing: inout HTTPClientRequest,
+        upload: inout UploadPump?,
+        deadline: NIODeadline,
+        limit: Int
+    ) async throws -> (HTTPClientResponse, URL?) {
+        guard let origin = URL(string: outgoing.url) else { return (first, nil) }
+        var response = first
+        var current = origin
+        var redirectedURL: URL?
+        var visited: Set<String> = [origin.absoluteString]
+        var fields = request.head.headerFields
+        var method = request.head.method
+        let authority = request.head.authority
+        while let target = HeadConversion.redirectTarget(status: response.status, headers: response.headers, from: current) {
+            guard visited.count <= limit else {
+                throw TransportError(.tooManyRedirects, host: HeadConversion.host(ofAuthority: authority), detail: "more than \(limit) redirects")
+            }
+            guard visited.insert(target.absoluteString).inserted else {
+                throw TransportError(.tooManyRedirects, host: HeadConversion.host(ofAuthority: authority), detail: "a redirect cycle")
+            }
+            let (nextMethod, dropsBody) = HeadConversion.redirectedMethod(method, status: Int(response.status.code))
+            if dropsBody {
+                upload?.close()
+                upload = nil
+                outgoing.body = nil
+                fields.removeValues(for: "Content-Type")
+            } else if upload != nil {
+                guard let source = request.body, source.isReplayable else { return (response, redirectedURL) }
+                upload?.close()
+                let pump = try UploadPump.make(for: source, progress: request.progress)
+                outgoing.body = .stream(UploadPieces(pump: pump), length: pump.length.map { .known($0) } ?? .unknown)
+                upload = pump
+            }
+            if !RedirectPolicy.keepsCredentials(from: origin, to: target) {
+                fields = RedirectPolicy.removingCredentials(from: fields)
+            }
+            method = nextMethod
+            outgoing.url = target.absoluteString
+            outgoing.method = HeadConversion.method(method)
+            outgoing.headers = HeadConversion.headers(of: fields)
+            await Self.discard(response.body)
+            response = try await execute(outgoing, deadline: deadline, idleTimeout: request.idleTimeout, upload: upload, authority: authority)
+            current = target
+            redirectedURL = target
+        }
+        return (response, redirectedURL)
+    }
+
+    /// Reads and drops a redirect's body while it stays small (so its connection can be used again); a larger
+    /// one is cut off, which closes its connection.
+    private static func discard(_ body: HTTPClientResponse.Body) async {
+        var iterator = body.makeAsyncIterator()
+        var drained = 0
+        while drained < 64 * 1024, let buffer = try? await iterator.next() {
+            drained += buffer.readableBytes
+        }
+    }
+
+    /// The NIO deadline `timeout` from now; none for a timeout that is `nil`, zero or negative.
+    static func deadline(after timeout: Duration?) -> NIODeadline {
+        guard let timeout, timeout > .zero else { return .distantFuture }
+        let (seconds, attoseconds) = timeout.components
+        // Beyond about 292 years the nanoseconds would overflow: that is no deadline at all.
+        guard seconds < Int64.max / 1_000_000_000 - 1 else { return .distantFuture }
         return .now() + .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

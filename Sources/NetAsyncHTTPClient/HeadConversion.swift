@@ -1,56 +1,118 @@
 #if AsyncHTTPClient
-import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
+import NetCore
 import NIOHTTP1
 
-/// Moves request and response heads between Foundation's types and AsyncHTTPClient's. Pure, tested without I/O.
+/// Moves heads between NetKit's types and SwiftNIO's, field by field: no dictionary, no Foundation response in
+/// between, repeated fields kept apart both ways. Pure, tested without I/O.
+///
+/// Both modules name their types `HTTPMethod` and `HTTPResponseHead`, hence the module prefixes.
 enum HeadConversion {
-    /// Headers that describe the body's framing: the payload decides them (AsyncHTTPClient sets
-    /// `Content-Length` for a known length and chunked otherwise), so stale values from the head are dropped.
-    static let framingHeaders: Set<String> = ["content-length", "transfer-encoding"]
+    /// The absolute URL AsyncHTTPClient takes, joined from the head's parts (checked when they were set), so
+    /// that no Foundation `URL` is built or parsed on the way.
+    static func urlString(of head: NetCore.HTTPRequestHead) -> String {
+        let (scheme, authority, path) = (head.scheme, head.authority, head.path)
+        var url = ""
+        url.reserveCapacity(scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count)
+        url += scheme
+        url += "://"
+        url += authority
+        url += path
+        return url
+    }
 
-    /// The request's headers, without framing headers.
-    static func headers(of head: URLRequest) -> HTTPHeaders {
-        guard let fields = head.allHTTPHeaderFields, !fields.isEmpty else { return HTTPHeaders() }
+    /// NIO's method for NetKit's: a switch, where `HTTPMethod(rawValue:)` would compare strings.
+    static func method(_ method: NetCore.HTTPMethod) -> NIOHTTP1.HTTPMethod {
+        switch method {
+        case .get: .GET
+        case .post: .POST
+        case .put: .PUT
+        case .delete: .DELETE
+        case .patch: .PATCH
+        case .head: .HEAD
+        case .options: .OPTIONS
+        case .trace: .TRACE
+        case .connect: .CONNECT
+        }
+    }
+
+    /// The request's fields as NIO headers, in order, repeated ones as separate fields; framing fields are left
+    /// out because the body decides them (AsyncHTTPClient sets `Content-Length` for a known length and chunked
+    /// otherwise), so a stale value in the head cannot contradict the body.
+    static func headers(of fields: HTTPHeaderFields) -> HTTPHeaders {
         var headers = HTTPHeaders()
+        guard !fields.isEmpty else { return headers }
         headers.reserveCapacity(fields.count)
-        // Sorted so that the wire order does not depend on dictionary order.
-        for (name, value) in fields.sorted(by: { $0.key < $1.key })
-        where !framingHeaders.contains(name.lowercased()) {
-            headers.add(name: name, value: value)
+        for field in fields where !isFraming(field.name) {
+            headers.add(name: field.name, value: field.value)
         }
         return headers
     }
 
-    /// The response head as an `HTTPURLResponse`; repeated fields are joined with ", " (RFC 9110 §5.3), as
-    /// URLSession joins them.
-    static func response(
-        status: HTTPResponseStatus,
-        version: HTTPVersion,
-        headers: HTTPHeaders,
-        url: URL
-    ) -> HTTPURLResponse? {
-        var fields: [String: String] = [:]
-        fields.reserveCapacity(headers.count)
-        var canonicalNames: [String: String] = [:]
-        for (name, value) in headers {
-            let key = name.lowercased()
-            if let first = canonicalNames[key] {
-                fields[first, default: ""] += ", " + value
-            } else {
-                canonicalNames[key] = name
-                fields[name] = value
-            }
+    /// Whether `name` is `Content-Length` or `Transfer-Encoding` (any case), decided without building a string.
+    static func isFraming(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 14: HeaderValidation.namesMatch(name, "Content-Length")
+        case 17: HeaderValidation.namesMatch(name, "Transfer-Encoding")
+        default: false
         }
-        return HTTPURLResponse(url: url, statusCode: Int(status.code), httpVersion: versionString(version), headerFields: fields)
     }
 
-    /// `HTTP/1.1`, `HTTP/2`, …
-    static func versionString(_ version: HTTPVersion) -> String {
-        version.minor == 0 && version.major >= 2 ? "HTTP/\(version.major)" : "HTTP/\(version.major).\(version.minor)"
+    /// The response head NIO parsed, as NetKit's: each field as it came, so every `Set-Cookie` stays a field of
+    /// its own. A field NetKit would refuse to send (a parser set to be lenient could let one through) is left
+    /// out, so that no ``HTTPHeaderField`` ever holds CR, LF or NUL, even one a plugin copies into a request.
+    static func responseHead(status: HTTPResponseStatus, headers: HTTPHeaders) -> NetCore.HTTPResponseHead {
+        var fields: [HTTPHeaderField] = []
+        fields.reserveCapacity(headers.count)
+        for (name, value) in headers where HeaderValidation.isValidName(name) && HeaderValidation.isValidValue(value) {
+            fields.append(HTTPHeaderField(uncheckedName: name, value: value))
+        }
+        return NetCore.HTTPResponseHead(
+            statusCode: Int(status.code),
+            reasonPhrase: status.reasonPhrase,
+            headerFields: HTTPHeaderFields(fields)
+        )
+    }
+
+    /// Where a redirect response sends the request: the `Location` of a 301, 302, 303, 307 or 308, resolved
+    /// against `current`; `nil` for any other response, or a target that is not `http` or `https` (the 3xx is
+    /// then the answer, as AsyncHTTPClient does).
+    static func redirectTarget(status: HTTPResponseStatus, headers: HTTPHeaders, from current: URL) -> URL? {
+        switch status.code {
+        case 301, 302, 303, 307, 308: break
+        default: return nil
+        }
+        guard let location = headers.first(name: "Location"), !location.isEmpty,
+              let target = URL(string: location, relativeTo: current)?.absoluteURL,
+              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              target.host?.isEmpty == false
+        else { return nil }
+        return target
+    }
+
+    /// How a redirect with `status` changes the method: `303` turns all but `HEAD` into a body-less `GET`, and
+    /// `301` and `302` do so for `POST` (the Fetch standard, as browsers and AsyncHTTPClient do); the others keep
+    /// method and body. Returns the method to use and whether the body goes.
+    static func redirectedMethod(_ method: NetCore.HTTPMethod, status: Int) -> (method: NetCore.HTTPMethod, dropsBody: Bool) {
+        if (status == 303 && method != .head) || ((status == 301 || status == 302) && method == .post) {
+            return (.get, true)
+        }
+        return (method, false)
+    }
+
+    /// The host of an authority (`api.example.com:8443` → `api.example.com`, `[::1]:80` → `::1`), for error
+    /// messages; computed only when something failed.
+    static func host(ofAuthority authority: String) -> String {
+        var host = Substring(authority)
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            return String(host[host.index(after: host.startIndex)..<close])
+        }
+        if let colon = host.lastIndex(of: ":") { host = host[..<colon] }
+        return String(host)
     }
 }
 #endif

@@ -1,6 +1,10 @@
 #if AsyncHTTPClient
 import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NetCore
 import NIOCore
 import NIOFoundationCompat
@@ -10,21 +14,29 @@ import NIOFoundationCompat
 /// Nothing is buffered here: each `next()` asks AsyncHTTPClient's body for its next buffer, and AsyncHTTPClient
 /// reads from the socket only while its small buffer has room, so a slow consumer holds the connection still.
 /// Large buffers become `Data` without a copy. Errors are translated (a body cut short ends with
-/// `URLError(.networkConnectionLost)`, a cancelled consumer with `CancellationError`). It holds the transport's
+/// ``TransportError/Kind/connectionLost``, a cancelled consumer with `CancellationError`). It holds the transport's
 /// own client, if any, so that dropping the transport does not shut the client down under a running body.
+/// With an idle timeout, each wait for a buffer is bounded by it (see ``BodyRead``).
 struct ResponseChunks: AsyncSequence, Sendable {
     typealias Element = Data
     typealias Failure = any Error
 
     let body: HTTPClientResponse.Body
-    /// Download progress, for a request without a body (as the URLSession transport reports it).
+    /// Where bytes received are reported, if anyone listens.
     let progress: NetworkProgress?
-    /// The declared `Content-Length`, or -1.
-    let expectedLength: Int64
+    /// The declared `Content-Length`, the total of progress.
+    let expectedLength: Int64?
+    /// The longest wait for a buffer; `nil`: the client's read timeout alone.
+    let idleTimeout: Duration?
+    /// The request's authority, for the host an error names (computed only then).
+    let authority: String
     let keepAlive: OwnedClient?
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(base: body.makeAsyncIterator(), progress: progress, expectedLength: expectedLength, keepAlive: keepAlive)
+        Iterator(
+            base: body.makeAsyncIterator(), progress: progress, expectedLength: expectedLength, idleTimeout: idleTimeout,
+            authority: authority, keepAlive: keepAlive
+        )
     }
 
     struct Iterator: AsyncIteratorProtocol {
@@ -33,25 +45,104 @@ struct ResponseChunks: AsyncSequence, Sendable {
 
         var base: HTTPClientResponse.Body.AsyncIterator
         let progress: NetworkProgress?
-        let expectedLength: Int64
+        let expectedLength: Int64?
+        let idleTimeout: Duration?
+        let authority: String
         let keepAlive: OwnedClient?
         var received: Int64 = 0
 
         mutating func next() async throws -> Data? {
             do {
                 // Each round takes a buffer or ends; AsyncHTTPClient yields empty buffers rarely, if ever.
-                while let buffer = try await base.next() {
+                while let buffer = try await BodyRead.next(&base, within: idleTimeout) {
                     guard buffer.readableBytes > 0 else { continue }
                     if let progress {
                         received += Int64(buffer.readableBytes)
-                        progress.report(completed: received, of: expectedLength)
+                        progress.reportReceived(received, of: expectedLength)
                     }
                     return Data(buffer: buffer, byteTransferStrategy: .automatic)
                 }
                 return nil
             } catch {
-                throw TransportErrorTranslation.translate(error, phase: .body, taskIsCancelled: Task.isCancelled)
+                throw TransportErrorTranslation.translate(
+                    error, phase: .body, host: HeadConversion.host(ofAuthority: authority), taskIsCancelled: Task.isCancelled
+                )
             }
+        }
+    }
+}
+
+/// Reads a whole response body into memory, for a caller that would only gather the chunks again
+/// (``TransportRequest/wholeBody``): one buffer, one `Data`, no chunk handed through ``ResponseBody``.
+enum WholeBody {
+    /// The body, at most `limit` + 1 bytes of it: past the limit reading stops and the transfer is cancelled
+    /// (dropping the iterator does that), so the caller sees a body longer than it keeps without it all arriving.
+    /// - Throws: AsyncHTTPClient's error, untranslated.
+    static func collect(
+        _ body: HTTPClientResponse.Body,
+        limit: Int,
+        progress: NetworkProgress?,
+        expectedLength: Int64?,
+        idleTimeout: Duration?
+    ) async throws -> Data {
+        let keep = limit == .max ? limit : limit + 1
+        var iterator = body.makeAsyncIterator()
+        var collected: ByteBuffer?
+        var received: Int64 = 0
+        while var buffer = try await BodyRead.next(&iterator, within: idleTimeout) {
+            guard buffer.readableBytes > 0 else { continue }
+            received += Int64(buffer.readableBytes)
+            progress?.reportReceived(received, of: expectedLength)
+            let room = keep - (collected?.readableBytes ?? 0)
+            if buffer.readableBytes > room, let prefix = buffer.getSlice(at: buffer.readerIndex, length: room) { buffer = prefix }
+            if collected == nil {
+                // Most small bodies arrive in one buffer, which becomes the body as it is.
+                collected = buffer
+            } else {
+                collected!.writeImmutableBuffer(buffer)
+            }
+            if collected!.readableBytes >= keep { break }
+        }
+        guard let collected else { return Data() }
+        return Data(buffer: collected, byteTransferStrategy: .automatic)
+    }
+}
+
+/// Waits for the next buffer of a response body, for at most a request's idle timeout.
+///
+/// AsyncHTTPClient's own read timeout belongs to the client, not to a request, and its deadline ends at the head;
+/// so a request's ``TransportRequest/idleTimeout`` is kept here: the wait runs in a child task beside a timer, and
+/// when the timer wins, the wait is cancelled, which makes AsyncHTTPClient cancel the request and close its
+/// connection. Without an idle timeout the buffer is awaited directly: no task, no timer.
+enum BodyRead {
+    /// The error of a body that stood still for the idle timeout; the transport says it as a
+    /// ``TransportError/Kind/timedOut``.
+    struct IdleTimeout: Error {}
+
+    /// The iterator, handed to the child task that waits on it and back.
+    private final class Box: @unchecked Sendable {
+        // Only one task touches it at a time: the child while it waits, the caller before and after.
+        var iterator: HTTPClientResponse.Body.AsyncIterator
+
+        init(_ iterator: HTTPClientResponse.Body.AsyncIterator) {
+            self.iterator = iterator
+        }
+    }
+
+    static func next(_ iterator: inout HTTPClientResponse.Body.AsyncIterator, within idleTimeout: Duration?) async throws -> ByteBuffer? {
+        guard let idleTimeout, idleTimeout > .zero else { return try await iterator.next() }
+        let box = Box(iterator)
+        defer { iterator = box.iterator }
+        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await box.iterator.next() }
+            group.addTask {
+                try await Task.sleep(for: idleTimeout)
+                throw IdleTimeout()
+            }
+            defer { group.cancelAll() }
+            // The first to finish decides: a buffer (or the end), or the timer's error.
+            guard let first = try await group.next() else { return nil }
+            return first
         }
     }
 }

@@ -1,6 +1,6 @@
 #if AsyncHTTPClient
 /// Waits until a streamed upload has been idle for a given time: the before-the-head half of
-/// `URLRequest.timeoutInterval` for bodies AsyncHTTPClient pulls piece by piece.
+/// `TransportRequest.idleTimeout` for bodies AsyncHTTPClient pulls piece by piece.
 enum UploadIdleTimer {
     /// Returns once `lastActivity()` lies `timeout` in the past; throws `CancellationError` when cancelled.
     ///

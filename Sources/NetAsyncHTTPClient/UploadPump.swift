@@ -1,6 +1,5 @@
 #if AsyncHTTPClient
 import NetCore
-import NetMultipart
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -38,7 +37,8 @@ final class UploadPump: Sendable {
         self.progress = progress
     }
 
-    /// The body of `source`, or `nil` for a source whose one-shot stream was already taken.
+    /// The pump of `source`.
+    /// - Throws: ``NetworkError/uploadStreamConsumed`` for a source whose one-shot stream was already taken.
     static func make(for source: UploadSource, progress: NetworkProgress?) throws(NetworkError) -> UploadPump {
         let reader: UploadReader
         do {
@@ -106,7 +106,8 @@ final class UploadPump: Sendable {
             }
         }
         guard let sent else { return nil }
-        if let length { progress?.report(completed: sent, of: length) }
+        // Bytes handed to AsyncHTTPClient, which writes them as the socket takes them: the nearest it tells.
+        progress?.reportSent(sent, of: length)
         return buffer
     }
 }

@@ -1,52 +1,128 @@
 #if AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 @testable import NetAsyncHTTPClient
+import NetCore
+import NIOCore
 import NIOHTTP1
 import Testing
 
 @Suite("AsyncHTTPClient transport: heads")
 struct HeadConversionTests {
-    @Test("request headers go over without framing headers, in a stable order")
-    func requestHeaders() {
-        var head = URLRequest(url: URL(string: "http://127.0.0.1/")!)
-        head.setValue("b", forHTTPHeaderField: "X-B")
-        head.setValue("a", forHTTPHeaderField: "X-A")
-        head.setValue("12", forHTTPHeaderField: "Content-Length")
-        head.setValue("chunked", forHTTPHeaderField: "Transfer-Encoding")
-        let headers = HeadConversion.headers(of: head)
-        #expect(headers.map(\.name) == ["X-A", "X-B"])
-        #expect(headers["x-a"] == ["a"])
+    @Test("request fields go over in their order, a repeated one as separate fields, framing fields left out")
+    func requestHeaders() throws {
+        let fields = try HTTPHeaderFields([
+            (name: "X-B", value: "b"),
+            (name: "X-A", value: "a"),
+            (name: "content-length", value: "12"),
+            (name: "Cookie", value: "a=1"),
+            (name: "Transfer-Encoding", value: "chunked"),
+            (name: "x-a", value: "second"),
+            (name: "Cookie", value: "b=2"),
+        ])
+        let headers = HeadConversion.headers(of: fields)
+        #expect(headers.map(\.name) == ["X-B", "X-A", "Cookie", "x-a", "Cookie"])
+        #expect(headers["x-a"] == ["a", "second"])
+        #expect(headers["Cookie"] == ["a=1", "b=2"])
+        #expect(HeadConversion.headers(of: HTTPHeaderFields()).isEmpty)
     }
 
-    @Test("repeated response fields are joined in order, whatever their case")
-    func repeatedResponseFields() throws {
-        let headers = HTTPHeaders([("Set-Thing", "1"), ("X-Other", "o"), ("set-thing", "2"), ("Content-Length", "3")])
-        let response = try #require(HeadConversion.response(
-            status: .created, version: .http1_1, headers: headers, url: URL(string: "http://127.0.0.1/x")!
-        ))
-        #expect(response.statusCode == 201)
-        #expect(response.value(forHTTPHeaderField: "set-thing") == "1, 2")
-        #expect(response.value(forHTTPHeaderField: "X-Other") == "o")
-        #expect(response.expectedContentLength == 3)
-        #expect(response.url?.path == "/x")
-    }
-
-    @Test("versions are spelled as on the wire", arguments: [
-        (HTTPVersion.http1_1, "HTTP/1.1"), (.http1_0, "HTTP/1.0"), (.http2, "HTTP/2"),
+    @Test("framing fields are recognised in any case, and only they", arguments: [
+        ("Content-Length", true), ("content-length", true), ("TRANSFER-ENCODING", true), ("Transfer-Encoding", true),
+        ("Content-Type", false), ("Content-Lengthy", false), ("Transfer-Encodings", false), ("Content-Lengt", false), ("", false),
     ])
-    func versions(version: HTTPVersion, spelled: String) {
-        #expect(HeadConversion.versionString(version) == spelled)
+    func framing(name: String, isFraming: Bool) {
+        #expect(HeadConversion.isFraming(name) == isFraming)
     }
 
-    @Test("timeouts in seconds become durations and deadlines; none for 0, negative, infinite or NaN")
-    func timeouts() {
-        #expect(AsyncHTTPClientTransport.duration(0.25) == .milliseconds(250))
-        #expect(AsyncHTTPClientTransport.duration(0.001) == .milliseconds(1))
-        for none in [0, -1, .infinity, .nan] as [TimeInterval] {
-            #expect(AsyncHTTPClientTransport.duration(none) == nil)
+    @Test("response fields stay apart and in order whatever their case; every Set-Cookie is a value of its own")
+    func repeatedResponseFields() {
+        let headers = HTTPHeaders([
+            ("Set-Thing", "1"), ("X-Other", "o"), ("set-thing", "2"), ("Content-Length", "3"),
+            ("Set-Cookie", "a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT"), ("set-cookie", "b=2"),
+        ])
+        let head = HeadConversion.responseHead(status: .created, headers: headers)
+        #expect(head.statusCode == 201)
+        #expect(head.reasonPhrase == "Created")
+        #expect(head.headerFields.count == 6)
+        #expect(head.headerFields.values(for: "SET-THING") == ["1", "2"])
+        #expect(head.headerFields.map(\.name) == ["Set-Thing", "X-Other", "set-thing", "Content-Length", "Set-Cookie", "set-cookie"])
+        #expect(head.headerFields.values(for: "Set-Cookie") == ["a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT", "b=2"])
+        #expect(head.value(forHeader: "x-other") == "o")
+        #expect(head.declaredContentLength == 3)
+    }
+
+    @Test("a response field NetKit would refuse to send is left out, so no HTTPHeaderField holds CR, LF or NUL")
+    func invalidResponseFields() {
+        let headers = HTTPHeaders([
+            ("X-Good", "1"), ("X-Smuggled", "v\r\nX-Evil: yes"), ("X-Nul", "a\0b"), ("X Bad", "v"), ("X-Good", "2"),
+        ])
+        let head = HeadConversion.responseHead(status: .ok, headers: headers)
+        #expect(head.headerFields.map(\.name) == ["X-Good", "X-Good"])
+        #expect(head.headerFields.values(for: "X-Good") == ["1", "2"])
+    }
+
+    @Test("the reason phrase is NIO's, also for a code it does not name")
+    func reasonPhrase() {
+        #expect(HeadConversion.responseHead(status: .notFound, headers: HTTPHeaders()).reasonPhrase == "Not Found")
+        let custom = HeadConversion.responseHead(status: HTTPResponseStatus(statusCode: 299, reasonPhrase: "Fine"), headers: HTTPHeaders())
+        #expect(custom.statusCode == 299)
+        #expect(custom.reasonPhrase == "Fine")
+    }
+
+    @Test("every method is NIO's method of the same name", arguments: NetCore.HTTPMethod.allCases)
+    func methods(method: NetCore.HTTPMethod) {
+        #expect(HeadConversion.method(method).rawValue == method.rawValue)
+    }
+
+    @Test("the URL string is joined from the head's parts, with no Foundation URL between")
+    func urlString() throws {
+        let head = try NetCore.HTTPRequestHead(method: .get, scheme: "https", authority: "[::1]:8443", path: "/a%20b?q=1&r=%2F")
+        #expect(HeadConversion.urlString(of: head) == "https://[::1]:8443/a%20b?q=1&r=%2F")
+        #expect(HeadConversion.host(ofAuthority: "[::1]:8443") == "::1")
+        #expect(HeadConversion.host(ofAuthority: "api.example.com:80") == "api.example.com")
+        #expect(HeadConversion.host(ofAuthority: "api.example.com") == "api.example.com")
+    }
+
+    @Test("a redirect's target is its Location resolved against the current URL; other answers have none")
+    func redirectTargets() throws {
+        let current = try #require(URL(string: "http://127.0.0.1:8080/a/b?x=1"))
+        func target(_ status: HTTPResponseStatus, _ location: String?) -> String? {
+            let headers = location.map { HTTPHeaders([("Location", $0)]) } ?? HTTPHeaders()
+            return HeadConversion.redirectTarget(status: status, headers: headers, from: current)?.absoluteString
+        }
+        #expect(target(.found, "/landing") == "http://127.0.0.1:8080/landing")
+        #expect(target(.seeOther, "c?y=2") == "http://127.0.0.1:8080/a/c?y=2")
+        #expect(target(.movedPermanently, "https://localhost/x") == "https://localhost/x")
+        #expect(target(.temporaryRedirect, "//localhost:9/y") == "http://localhost:9/y")
+        #expect(target(.permanentRedirect, "/p") == "http://127.0.0.1:8080/p")
+        #expect(target(.ok, "/landing") == nil)
+        #expect(target(.notModified, "/landing") == nil)
+        #expect(target(.multipleChoices, "/landing") == nil)
+        #expect(target(.found, nil) == nil)
+        #expect(target(.found, "") == nil)
+        #expect(target(.found, "ftp://localhost/file") == nil)
+    }
+
+    @Test("303 turns all but HEAD into a body-less GET, 301 and 302 only a POST; 307 and 308 keep everything")
+    func redirectedMethods() {
+        #expect(HeadConversion.redirectedMethod(.post, status: 303) == (.get, true))
+        #expect(HeadConversion.redirectedMethod(.put, status: 303) == (.get, true))
+        #expect(HeadConversion.redirectedMethod(.head, status: 303) == (.head, false))
+        #expect(HeadConversion.redirectedMethod(.post, status: 302) == (.get, true))
+        #expect(HeadConversion.redirectedMethod(.post, status: 301) == (.get, true))
+        #expect(HeadConversion.redirectedMethod(.put, status: 302) == (.put, false))
+        #expect(HeadConversion.redirectedMethod(.post, status: 307) == (.post, false))
+        #expect(HeadConversion.redirectedMethod(.post, status: 308) == (.post, false))
+        #expect(HeadConversion.redirectedMethod(.get, status: 301) == (.get, false))
+    }
+
+    @Test("an idle timeout becomes a deadline that far ahead; none for nil, zero, negative or beyond reach")
+    func deadlines() {
+        let before = NIODeadline.now()
+        let deadline = AsyncHTTPClientTransport.deadline(after: .milliseconds(250))
+        let after = NIODeadline.now()
+        #expect(deadline >= before + .milliseconds(250) && deadline <= after + .milliseconds(250))
+        for none in [nil, .zero, .milliseconds(-1), .seconds(Int64.max)] as [Duration?] {
             #expect(AsyncHTTPClientTransport.deadline(after: none) == .distantFuture)
         }
     }
