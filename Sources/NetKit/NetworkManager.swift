@@ -333,9 +333,17 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         }
     }
 
-    /// EKNetwork reports transport failures as `URLError`: so does the facade, whatever the transport.
+    /// EKNetwork reports transport failures as `URLError`: so does the facade, whatever the transport, also as the
+    /// last failure of an event source that gave up.
     static let presentation = ErrorPresentation { error in
-        (error as? TransportError).map { URLError($0) } ?? error
+        switch error {
+        case let error as TransportError:
+            URLError(error)
+        case EventSourceError.reconnectLimitReached(let attempts, let lastError as TransportError):
+            EventSourceError.reconnectLimitReached(attempts: attempts, lastError: URLError(lastError))
+        default:
+            error
+        }
     }
 
     private static func transports(

@@ -16,11 +16,14 @@ extension URLError: TransportErrorConvertible {
         )
     }
 
-    /// The `URLError` EKNetwork users catch for `error`: the code of the URLSession error it came from, or the one
-    /// its kind means, with `error`'s one-line text as the description and `error` beneath. The failing URL is not
-    /// kept, so printing the error shows no query value.
+    /// The `URLError` EKNetwork users catch for `error`: the code of the URLSession error it came from when that
+    /// code means the same kind (a transport may have judged the failure better: libcurl's -1 for a body cut short
+    /// is ``NetCore/TransportError/Kind/connectionLost``), else the one its kind means, with `error`'s one-line text
+    /// as the description and `error` beneath. The failing URL is not kept, so printing the error shows no query
+    /// value.
     public init(_ error: TransportError) {
-        let code = (error.underlying as? URLError)?.code ?? Self.code(of: error.kind)
+        let original = (error.underlying as? URLError)?.code
+        let code = original.flatMap { Self.kind(of: $0) == error.kind ? $0 : nil } ?? Self.code(of: error.kind)
         self.init(code, userInfo: [NSLocalizedDescriptionKey: error.description, NSUnderlyingErrorKey: error])
     }
 

@@ -82,7 +82,7 @@ struct BorrowedSessionTests {
         }
         defer { server.stop() }
         let transport = URLSessionTransport()
-        let response = try await transport.send(TransportRequest(head: URLRequest(url: server.baseURL)))
+        let response = try await transport.send(TransportRequest(head: try HTTPRequestHead(url: server.baseURL)))
         #expect(response.statusCode == 401)
         _ = try await response.body.collect(upTo: 1 << 20)
         await #expect(throws: NetworkError.unauthorized) {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import NetKit
 import NetKitTesting
@@ -26,11 +23,11 @@ struct BuiltInPluginTests {
     @Test("JSON headers are added where the request set none")
     func jsonHeaders() async throws {
         let context = PluginContext(requestNumber: 1, attempt: 0, reason: .initial, isStreaming: false)
-        let bare = TransportRequest(head: URLRequest(url: stubBase), payload: .data(Data("{}".utf8)))
+        let bare = TransportRequest(head: try HTTPRequestHead(url: stubBase), body: UploadSource(data: Data("{}".utf8)))
         let prepared = try await JSONHeadersPlugin().prepare(bare, context: context)
         #expect(prepared.value(forHeader: "Accept") == "application/json")
         #expect(prepared.value(forHeader: "Content-Type") == "application/json")
-        var own = TransportRequest(head: URLRequest(url: stubBase))
+        var own = TransportRequest(head: try HTTPRequestHead(url: stubBase))
         try own.setHeader("Accept", "text/csv")
         let kept = try await JSONHeadersPlugin().prepare(own, context: context)
         #expect(kept.value(forHeader: "Accept") == "text/csv")
@@ -61,15 +58,15 @@ struct BuiltInPluginTests {
         #expect(own?.value(forHeader: "X-Request-ID") == "mine")
     }
 
-    @Test("an API key in a header or a query item, Basic and Bearer: NetAuth's middlewares serve as plugins")
+    @Test("an API key in a header or a query item, Basic and Bearer: NetAuth's plugins")
     func authPlugins() async throws {
-        let header = try await send(Ping(), plugins: [TokenMiddleware(.header(name: "X-API-Key")) { "k-1" }])
+        let header = try await send(Ping(), plugins: [TokenPlugin(.header(name: "X-API-Key")) { "k-1" }])
         #expect(header?.value(forHeader: "X-API-Key") == "k-1")
-        let query = try await send(Ping(), plugins: [TokenMiddleware(.queryItem(name: "api_key")) { "k 2" }])
+        let query = try await send(Ping(), plugins: [TokenPlugin(.queryItem(name: "api_key")) { "k 2" }])
         #expect(query?.url?.query == "api_key=k%202")
-        let basic = try await send(Ping(), plugins: [try BasicAuthenticationMiddleware(username: "ann", password: "pw")])
+        let basic = try await send(Ping(), plugins: [try BasicAuthenticationPlugin(username: "ann", password: "pw")])
         #expect(basic?.value(forHeader: "Authorization") == "Basic YW5uOnB3")
-        let bearer = try await send(Ping(), plugins: [BearerTokenMiddleware { "tok" }])
+        let bearer = try await send(Ping(), plugins: [BearerTokenPlugin { "tok" }])
         #expect(bearer?.value(forHeader: "Authorization") == "Bearer tok")
     }
 }

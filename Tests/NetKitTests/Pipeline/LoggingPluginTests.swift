@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
 import Testing
 import NetKit
@@ -53,12 +50,14 @@ struct LoggingPluginTests {
 
     @Test("cURL quoting survives quotes and describes bodies it does not print")
     func curlQuoting() throws {
-        var request = TransportRequest(head: URLRequest(url: URL(string: "https://x.test/it's")!), payload: .data(Data([0xFF, 0x00])))
-        request.head.httpMethod = "PUT"
+        var request = TransportRequest(
+            head: try HTTPRequestHead(method: .put, url: URL(string: "https://x.test/it's")!),
+            body: UploadSource(data: Data([0xFF, 0x00]))
+        )
         try request.setHeader("X-Note", "it's")
         let rendered = CURLCommand.render(request)
         #expect(rendered == #"curl -X PUT 'https://x.test/it'\''s' -H 'X-Note: it'\''s' --data-binary '<2 bytes of binary data>'"#)
-        let big = TransportRequest(head: URLRequest(url: URL(string: "https://x.test")!), payload: .data(Data(count: 5000)))
+        let big = TransportRequest(head: try HTTPRequestHead(url: URL(string: "https://x.test")!), body: UploadSource(data: Data(count: 5000)))
         #expect(CURLCommand.render(big).hasSuffix("--data-binary '<5000 bytes, not shown>'"))
     }
 }

@@ -70,7 +70,7 @@ struct PluginLifecycleTests {
         struct Mirror: Plugin {
             func prepare(_ request: TransportRequest, context: PluginContext) async throws -> TransportRequest {
                 var request = request
-                request.head.url = URL(string: "https://mirror.test/v2/users/1?via=plugin")!
+                try request.head.setURL(URL(string: "https://mirror.test/v2/users/1?via=plugin")!)
                 return request
             }
             func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {

@@ -34,4 +34,35 @@ struct RequestMetricsTests {
         #expect(response.statusCode == 200)
         #expect(log.matching("didFinish:200").count == 1)
     }
+
+    /// A JSON user, `Content-Type` set.
+    static func user(status: Int = 200) throws -> ScriptedHeadTransport.Answer {
+        try .fields(status, [(name: "Content-Type", value: "application/json")], body: status == 200 ? #"{"id":1,"name":"ann"}"# : "busy")
+    }
+
+    @Test("responseHead is when the head arrived, not when a transport that delivers the body whole handed it over")
+    func headTimeFromTransport() async throws {
+        let transport = ScriptedHeadTransport([try Self.user()], handsOverLate: true)
+        let response = try await RequestExecutor(transport: transport).response(for: GetUser(), baseURL: stubBase)
+        let delivery = try #require(transport.deliveries.first)
+        let head = try #require(response.metrics.responseHead)
+        #expect(head == delivery.headReceivedAt)
+        #expect(head < delivery.handedOverAt)
+        #expect(delivery.handedOverAt <= (response.metrics.end ?? .now))
+        #expect(response.metrics.timeToResponseHead == delivery.headReceivedAt - response.metrics.start)
+    }
+
+    @Test("after a retry, responseHead is the last head's arrival; the facade and the stream road report the same")
+    func headTimeOnEveryRoad() async throws {
+        let retried = ScriptedHeadTransport([try Self.user(status: 503), try Self.user()], handsOverLate: true)
+        let manager = NetworkManager(baseURL: stubBase, transport: retried)
+        let response = try await manager.response(for: GetUser(retries: 1), accessToken: nil)
+        #expect(response.metrics.attempts == 2)
+        #expect(retried.deliveries.count == 2)
+        #expect(response.metrics.responseHead == retried.deliveries.last?.headReceivedAt)
+
+        let streaming = ScriptedHeadTransport([try Self.user()], handsOverLate: true)
+        let (_, metrics) = try await RequestExecutor(transport: streaming).streamingResponse(for: GetUser(), baseURL: stubBase)
+        #expect(metrics.responseHead == streaming.deliveries.first?.headReceivedAt)
+    }
 }

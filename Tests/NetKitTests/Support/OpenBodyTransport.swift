@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NetKit
 
 /// A transport whose response body delivers its first chunk and then stays open, as a slow server's would;
@@ -14,7 +11,7 @@ struct OpenBodyTransport: HTTPTransport {
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
         continuation.yield(firstChunk)
-        let head = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": "1000"])!
+        let head = HTTPResponseHead(statusCode: status, headerFields: try HTTPHeaderFields(["Content-Length": "1000"]))
         reached.yield()
         return TransportResponse(head: head, body: ResponseBody(stream))
     }
