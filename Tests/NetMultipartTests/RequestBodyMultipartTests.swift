@@ -17,21 +17,6 @@ struct RequestBodyMultipartTests {
     let base = URL(string: "https://api.example.com")!
     let builder = RequestBuilder()
 
-    /// A directory of its own, removed when dropped.
-    final class Scratch {
-        let url: URL
-        init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-form-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(at: url) }
-        func file(_ name: String, _ bytes: Data) throws -> URL {
-            let file = url.appendingPathComponent(name)
-            try bytes.write(to: file)
-            return file
-        }
-    }
-
     @Test("a multipart name with a line break is an encoding error", arguments: ["a\r\nb", "a\nb", "a\u{0}"])
     func invalidMultipart(name: String) {
         var form = MultipartFormData()
@@ -61,7 +46,7 @@ struct RequestBodyMultipartTests {
 
     @Test("a form with a file part is a replayable source of the form's exact length, never encoded in memory")
     func formWithFile() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         var form = MultipartFormData(boundary: "B")
         form.addField(name: "title", value: "x")
         try form.addPart(name: "clip", fileURL: try scratch.file("clip.mp4", Data(repeating: 1, count: 5000)))
@@ -85,7 +70,7 @@ struct RequestBodyMultipartTests {
 
     @Test("a form with a file part and a bad header value is an encoding error, before anything is opened")
     func invalidFormWithFile() throws {
-        let scratch = try Scratch()
+        let scratch = try ScratchDirectory()
         var form = MultipartFormData()
         try form.addPart(name: "bad\r\nname", fileURL: try scratch.file("a.bin", Data([1])))
         #expect(throws: NetworkError.invalidMultipartEncoding) { try RequestBody(multipart: form) }

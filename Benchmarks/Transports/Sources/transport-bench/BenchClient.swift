@@ -103,12 +103,12 @@ struct TransportOnlyClient: BenchClient {
     let base: URL
 
     func small() async throws {
-        let response = try await transport.send(TransportRequest(head: URLRequest(url: base.appendingPathComponent("small.json"))))
+        let response = try await transport.send(TransportRequest(head: try HTTPRequestHead(url: base.appendingPathComponent("small.json"))))
         _ = try JSONDecoder().decode(Profile.self, from: try await response.body.collect(upTo: 1 << 20))
     }
 
     func download() async throws -> Int {
-        let response = try await transport.send(TransportRequest(head: URLRequest(url: base.appendingPathComponent("large.bin"))))
+        let response = try await transport.send(TransportRequest(head: try HTTPRequestHead(url: base.appendingPathComponent("large.bin"))))
         return try await response.body.collect(upTo: downloadLimit, expectedLength: response.declaredLength).count
     }
 }
