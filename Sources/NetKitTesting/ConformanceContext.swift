@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LoopbackServer
 import NetCore
 
@@ -10,6 +7,9 @@ struct ConformanceContext: Sendable {
     let check: String
     let transport: any HTTPTransport
     let options: TransportConformanceOptions
+
+    /// What `send` keeps of a body it collects whole: more than any check sends, so nothing is cut.
+    static let wholeBodyLimits = WholeBodyLimits(success: 64 << 20, failure: 64 << 20)
 
     /// A failure of this check.
     func failure(_ message: String) -> TransportConformanceFailure {
@@ -33,18 +33,28 @@ struct ConformanceContext: Sendable {
         }
     }
 
-    /// A request for `url`.
+    /// A request for `url`, its header fields added in order (a name given twice is sent twice).
     func request(
         _ url: URL,
-        method: String = "GET",
+        method: HTTPMethod = .get,
         headers: [(name: String, value: String)] = [],
-        payload: RequestPayload = .empty,
+        body: UploadSource? = nil,
         progress: NetworkProgress? = nil
-    ) -> TransportRequest {
-        var head = URLRequest(url: url)
-        head.httpMethod = method
-        for (name, value) in headers { head.addValue(value, forHTTPHeaderField: name) }
-        return TransportRequest(head: head, payload: payload, progress: progress)
+    ) throws -> TransportRequest {
+        do {
+            let head = try HTTPRequestHead(method: method, url: url, headerFields: HTTPHeaderFields(headers))
+            return TransportRequest(head: head, body: body, progress: progress)
+        } catch {
+            throw failure("the suite could not build a request for \(url): \(error)")
+        }
+    }
+
+    /// `request` as `send` hands it over: the body to be collected whole, which a transport may deliver complete
+    /// at the end of the transfer (``TransportRequest/wholeBody``).
+    func wholeBody(_ request: TransportRequest) -> TransportRequest {
+        var request = request
+        request.wholeBody = Self.wholeBodyLimits
+        return request
     }
 
     /// Sends `request`, failing the check (with what the transport threw) if it throws.
@@ -70,7 +80,24 @@ struct ConformanceContext: Sendable {
         String(decoding: try await collect(body, what()), as: UTF8.self)
     }
 
-    /// Checks that reading `body` to its end fails, and fails as a connection that broke should.
+    /// The kind of transport failure `error` says it is, if it says one (what the retry rules read).
+    static func kind(of error: any Error) -> TransportError.Kind? {
+        (error as? any TransportErrorConvertible)?.transportError.kind
+    }
+
+    /// Checks that `error` is a failure of `kind` in NetKit's words (any error will do when the options do not
+    /// require the kinds).
+    func expect(_ error: any Error, is kind: TransportError.Kind, _ situation: String) throws {
+        guard options.requiresTransportErrorKinds else { return }
+        let seen = Self.kind(of: error)
+        try expect(
+            seen == kind,
+            "\(situation): failed with \(String(reflecting: error))\(seen.map { " (kind \($0))" } ?? ", not a TransportError"); expected TransportError of kind .\(kind)"
+        )
+    }
+
+    /// Checks that reading `body` to its end fails, and fails as a connection that broke should:
+    /// ``TransportError/Kind/connectionLost``.
     func expectBrokenBody(_ body: ResponseBody, _ situation: String) async throws {
         let outcome: Result<Data, any Error>
         do {
@@ -81,14 +108,21 @@ struct ConformanceContext: Sendable {
         switch outcome {
         case .success(let data):
             throw failure("\(situation): the body ended cleanly after \(data.count) bytes; it must end with an error")
-        case .failure(let error as URLError) where error.code == .networkConnectionLost:
-            return
         case .failure(let error):
-            try expect(
-                !options.requiresURLErrorCodes,
-                "\(situation): the body failed with \(String(reflecting: error)); expected URLError(.networkConnectionLost)"
-            )
+            try expect(error, is: .connectionLost, situation)
         }
+    }
+
+    /// Checks that a transfer of `request` breaks as a connection that broke should, whether the transport says
+    /// so when `send` returns (a body collected whole) or when the body is read.
+    func expectBrokenTransfer(_ request: TransportRequest, _ situation: String) async throws {
+        let response: TransportResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            return try expect(error, is: .connectionLost, "\(situation) (send threw)")
+        }
+        try await expectBrokenBody(response.body, situation)
     }
 
     /// Checks that `operation` ends in `CancellationError`.
@@ -112,5 +146,31 @@ struct ConformanceContext: Sendable {
         } catch {
             throw failure("\(message) (\(error))")
         }
+    }
+
+    /// Waits until `progress` satisfies `condition` (checked at every change of its fraction), failing with
+    /// `message` when it has not after 10 seconds.
+    func await(
+        _ progress: NetworkProgress,
+        _ message: @autoclosure () -> String,
+        until condition: @escaping @Sendable (NetworkProgress) -> Bool
+    ) async throws {
+        let met = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                // Each round takes one change of the fraction, or ends with the stream; the stream starts with the
+                // current value, so a condition already met is seen at once.
+                for await _ in progress.updates where condition(progress) { return true }
+                return condition(progress)
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(10))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        try Task.checkCancellation()
+        try expect(met, message())
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LoopbackServer
 import NetCore
 import Synchronization
@@ -19,12 +16,65 @@ extension TransportConformance {
             }
         }
         defer { server.stop() }
-        let response = try await context.send(context.request(server.baseURL))
+        let response = try await context.send(try context.request(server.baseURL))
         try context.expect(released.withLock { $0 } == nil, "send returned only after the server had sent the body")
         gate.open()
         let text = try await context.text(response.body)
         try context.expect(released.withLock { $0 } == true, "the server gave up waiting before send returned the head")
         try context.expect(text == "body", "the body was \(text.debugDescription)")
+    }
+
+    /// ``NetCore/TransportResponse/headReceivedAt`` is when the head arrived, not when `send` returned or the body
+    /// ended: the server sends the head and the first bytes, then holds the rest behind a gate that opens only once
+    /// the head is known to be in (`send` returned, or, for a body collected whole, the first bytes were reported
+    /// received). The head time must fall between the start of `send` and the opening of the gate, on both roads.
+    static let headTime = TransportConformanceCheck("head time") { context in
+        let gates = ["/streamed": try LoopbackGate(), "/whole": try LoopbackGate()]
+        let server = try context.server { request in
+            .streamed(headers: [(name: "Content-Type", value: "text/plain")], framing: .contentLength(8)) { writer in
+                writer.write("head")
+                if let gate = gates[request.path] { _ = writer.wait(for: gate, timeout: .seconds(10)) }
+                writer.write("tail")
+            }
+        }
+        defer { server.stop() }
+        let clock = ContinuousClock()
+
+        let start = clock.now
+        let streamed = try await context.send(try context.request(server.baseURL.appendingPathComponent("streamed")), "the streamed request")
+        let returned = clock.now
+        gates["/streamed"]?.open()
+        let streamedText = try await context.text(streamed.body)
+        try context.expect(streamedText == "headtail", "the streamed body was \(streamedText.debugDescription)")
+        try context.expect(
+            streamed.headReceivedAt >= start && streamed.headReceivedAt <= returned,
+            "the head time is \(streamed.headReceivedAt - start) after send began, which returned after \(returned - start): it must fall in between"
+        )
+
+        let progress = NetworkProgress()
+        progress.follow(.download)
+        let request = context.wholeBody(try context.request(server.baseURL.appendingPathComponent("whole"), progress: progress))
+        let transport = context.transport
+        let wholeStart = clock.now
+        let sending = Task { try await transport.send(request) }
+        defer { sending.cancel() }
+        try await context.await(progress, "the first bytes of a body collected whole were never reported received (the check needs them to know the head is in)") {
+            $0.bytesReceived > 0
+        }
+        let wholeGate = clock.now
+        gates["/whole"]?.open()
+        let whole: TransportResponse
+        do {
+            whole = try await sending.value
+        } catch {
+            throw context.failure("the request collected whole failed: \(String(reflecting: error))")
+        }
+        let wholeText = try await context.text(whole.body)
+        try context.expect(wholeText == "headtail", "the body collected whole was \(wholeText.debugDescription)")
+        try context.expect(
+            whole.headReceivedAt >= wholeStart && whole.headReceivedAt < wholeGate,
+            "for a body collected whole the head time is \(whole.headReceivedAt - wholeGate) after the rest of the body was released; it must be when the head arrived, before"
+        )
     }
 
     /// Each piece the server writes reaches the consumer while the server is still writing.
@@ -43,7 +93,7 @@ extension TransportConformance {
             }
         }
         defer { server.stop() }
-        let response = try await context.send(context.request(server.baseURL))
+        let response = try await context.send(try context.request(server.baseURL))
         var received = ""
         var opened = 0
         do {
@@ -63,7 +113,9 @@ extension TransportConformance {
         try context.expect(received == "{\"line\":0}\n{\"line\":1}\n{\"line\":2}\n", "the stream was \(received.debugDescription)")
     }
 
-    /// A connection that closes mid-body ends the body with an error, for `Content-Length` and chunked bodies.
+    /// A connection that closes mid-body ends the body with ``NetCore/TransportError/Kind/connectionLost``, never
+    /// cleanly, for `Content-Length` and chunked bodies; a body collected whole fails the same way, in `send` or in
+    /// the body.
     static let droppedBody = TransportConformanceCheck("a body dropped mid-way") { context in
         let server = try context.server { request in
             if request.path == "/chunked" {
@@ -75,20 +127,27 @@ extension TransportConformance {
             return LoopbackResponse(status: 200, body: Data(count: 50_000), faults: [.dropAfterBodyBytes(1000)])
         }
         defer { server.stop() }
-        let sized = try await context.send(context.request(server.baseURL.appendingPathComponent("length")))
+        let sized = try await context.send(try context.request(server.baseURL.appendingPathComponent("length")))
         try await context.expectBrokenBody(sized.body, "a Content-Length body cut after 1,000 of 50,000 bytes")
-        let chunked = try await context.send(context.request(server.baseURL.appendingPathComponent("chunked")))
+        let chunked = try await context.send(try context.request(server.baseURL.appendingPathComponent("chunked")))
         try await context.expectBrokenBody(chunked.body, "a chunked body cut before its last chunk")
+        try await context.expectBrokenTransfer(context.wholeBody(try context.request(server.baseURL.appendingPathComponent("length"))),
+                                               "a Content-Length body cut after 1,000 of 50,000 bytes, collected whole")
+        try await context.expectBrokenTransfer(context.wholeBody(try context.request(server.baseURL.appendingPathComponent("chunked"))),
+                                               "a chunked body cut before its last chunk, collected whole")
     }
 
-    /// A body shorter than its `Content-Length` ends with an error, never as a short success.
+    /// A body shorter than its `Content-Length` ends with ``NetCore/TransportError/Kind/connectionLost``, never as a
+    /// short success, also when it is collected whole.
     static let shortBody = TransportConformanceCheck("a body shorter than its Content-Length") { context in
         let server = try context.server { _ in
             LoopbackResponse(status: 200, body: Data(count: 100), faults: [.declaredContentLength(5000)])
         }
         defer { server.stop() }
-        let response = try await context.send(context.request(server.baseURL))
+        let response = try await context.send(try context.request(server.baseURL))
         try await context.expectBrokenBody(response.body, "100 bytes under a Content-Length of 5,000")
+        try await context.expectBrokenTransfer(context.wholeBody(try context.request(server.baseURL)),
+                                               "100 bytes under a Content-Length of 5,000, collected whole")
     }
 
     /// Cancelling the calling task while it waits for the head ends `send` with `CancellationError` and closes
@@ -97,7 +156,7 @@ extension TransportConformance {
         let server = try context.server { _ in LoopbackResponse.text("late").with(.delayBeforeHead(.seconds(60))) }
         defer { server.stop() }
         let transport = context.transport
-        let request = context.request(server.baseURL)
+        let request = try context.request(server.baseURL)
         let sending = Task { _ = try await transport.send(request) }
         try await context.await(.requests, atLeast: 1, on: server, "the request never reached the server")
         sending.cancel()
@@ -115,7 +174,7 @@ extension TransportConformance {
         }
         defer { server.stop() }
         let transport = context.transport
-        let request = context.request(server.baseURL)
+        let request = try context.request(server.baseURL)
         let (firstChunk, signal) = AsyncStream<Void>.makeStream()
         let reading = Task {
             let response = try await transport.send(request)
@@ -141,14 +200,14 @@ extension TransportConformance {
         }
         defer { server.stop() }
         do {
-            let response = try await context.send(context.request(server.baseURL), "the first request")
+            let response = try await context.send(try context.request(server.baseURL), "the first request")
             for try await _ in response.body { break }
         } catch {
             throw context.failure("reading the first chunk failed: \(String(reflecting: error))")
         }
         try await context.await(.clientAbortedResponses, atLeast: 1, on: server, "the connection stayed open after the consumer stopped reading")
         do {
-            _ = try await context.send(context.request(server.baseURL), "the second request")
+            _ = try await context.send(try context.request(server.baseURL), "the second request")
         }
         try await context.await(.clientAbortedResponses, atLeast: 2, on: server, "the connection stayed open after the body was dropped unread")
     }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NetCore
 import NetKitTesting
 import NetTransport
@@ -17,7 +14,7 @@ struct TransportConformanceTests {
         func send(_ request: TransportRequest) async throws -> TransportResponse {
             let response = try await base.send(request)
             let data = try await response.body.collect(upTo: 64 << 20)
-            return TransportResponse(head: response.head, body: ResponseBody(data: data))
+            return TransportResponse(head: response.head, body: ResponseBody(data: data), url: response.url, headReceivedAt: response.headReceivedAt)
         }
     }
 
@@ -34,7 +31,7 @@ struct TransportConformanceTests {
                 }
                 continuation.onTermination = { _ in task.cancel() }
             }
-            return TransportResponse(head: response.head, body: ResponseBody(forgiving))
+            return TransportResponse(head: response.head, body: ResponseBody(forgiving), url: response.url, headReceivedAt: response.headReceivedAt)
         }
     }
 
@@ -42,12 +39,118 @@ struct TransportConformanceTests {
     struct HangingTransport: HTTPTransport {
         func send(_ request: TransportRequest) async throws -> TransportResponse {
             await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
-            throw URLError(.unknown)
+            throw TransportError(.other)
+        }
+    }
+
+    /// Sends only the last value of a repeated field, as a transport built on a `[String: String]` would.
+    struct LastValueWinsTransport: HTTPTransport {
+        let base = URLSessionTransport()
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            var request = request
+            var fields = HTTPHeaderFields()
+            for field in request.head.headerFields { fields.set(field) }
+            request.head.headerFields = fields
+            return try await base.send(request)
+        }
+    }
+
+    /// Hands repeated response fields over joined into one, `Set-Cookie` too.
+    struct JoiningTransport: HTTPTransport {
+        let base = URLSessionTransport()
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            var response = try await base.send(request)
+            var fields = HTTPHeaderFields()
+            for field in response.head.headerFields where !fields.contains(field.name) {
+                try fields.setValue(response.head.headerFields.values(for: field.name).joined(separator: ", "), for: field.name)
+            }
+            response.head.headerFields = fields
+            return response
+        }
+    }
+
+    /// Puts a header of its own on the wire, as a transport that wrote values unchecked could be made to.
+    struct SmugglingTransport: HTTPTransport {
+        let base = URLSessionTransport()
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            var request = request
+            try request.addHeader("X-Smuggled", "yes")
+            return try await base.send(request)
+        }
+    }
+
+    /// Reports no progress at all.
+    struct SilentProgressTransport: HTTPTransport {
+        let base = URLSessionTransport()
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            var request = request
+            request.progress = nil
+            return try await base.send(request)
+        }
+    }
+
+    /// Completes the progress itself once the head is in, which is the engine's word.
+    struct CompletingTransport: HTTPTransport {
+        let base = URLSessionTransport()
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            let response = try await base.send(request)
+            request.progress?.fractionCompleted = 1
+            return response
+        }
+    }
+
+    /// Fails in words of its own that no retry rule reads.
+    struct OpaqueFailureTransport: HTTPTransport {
+        struct Failure: Error {}
+        let base = URLSessionTransport()
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            do {
+                return try await base.send(request)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw Failure()
+            }
+        }
+    }
+
+    /// Leaves the request's idle timeout aside, so URLSession's own (60 s) applies.
+    struct NoIdleTimeoutTransport: HTTPTransport {
+        let base = URLSessionTransport()
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            var request = request
+            request.idleTimeout = nil
+            return try await base.send(request)
+        }
+    }
+
+    /// Stamps the head time when it hands a response out, which for a body collected whole is the end of the
+    /// transfer: what `send` over URLSession reported before issue 14.
+    struct LateHeadTimeTransport: HTTPTransport {
+        let base = URLSessionTransport()
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            var response = try await base.send(request)
+            response.headReceivedAt = .now
+            return response
         }
     }
 
     func check(_ name: String) throws -> TransportConformanceCheck {
         try #require(TransportConformance.checks.first { $0.name == name })
+    }
+
+    /// Runs `name` against `transport`, which must fail it; the failure, for a closer look.
+    func failure(
+        of name: String,
+        against transport: any HTTPTransport,
+        options: TransportConformanceOptions = .init(timeLimit: .seconds(25))
+    ) async throws -> TransportConformanceFailure? {
+        let check = try check(name)
+        let failure = await #expect(throws: TransportConformanceFailure.self, "\(name) passed against a transport that breaks it") {
+            try await check.run(against: transport, options: options)
+        }
+        #expect(failure?.check == name)
+        return failure
     }
 
     @Test("the checks have distinct names, and the issue's list is covered")
@@ -56,7 +159,9 @@ struct TransportConformanceTests {
         #expect(Set(names).count == names.count)
         for name in ["methods", "request headers", "response headers", "request bodies", "status codes",
                      "incremental streaming", "a body dropped mid-way", "a body shorter than its Content-Length",
-                     "cancellation before the head", "cancellation during the body", "large bodies", "progress", "redirects"] {
+                     "cancellation before the head", "cancellation during the body", "large bodies", "progress", "redirects",
+                     "repeated request fields", "repeated response fields", "no CR, LF or NUL on the wire",
+                     "progress while uploading", "refused connection", "idle timeout", "head time"] {
             #expect(names.contains(name), "missing check \(name)")
         }
     }
@@ -64,21 +169,72 @@ struct TransportConformanceTests {
     @Test("a transport that buffers the body fails the streaming checks")
     func buffering() async throws {
         for name in ["head before body", "incremental streaming"] {
-            let failure = await #expect(throws: TransportConformanceFailure.self) {
-                try await check(name).run(against: BufferingTransport(), options: .init(timeLimit: .seconds(25)))
-            }
-            #expect(failure?.check == name)
+            _ = try await failure(of: name, against: BufferingTransport())
         }
     }
 
     @Test("a transport that ends broken bodies cleanly fails the broken-body checks, naming what it saw")
     func forgiving() async throws {
-        for name in ["a body dropped mid-way", "a body shorter than its Content-Length"] {
-            let failure = await #expect(throws: TransportConformanceFailure.self) {
-                try await check(name).run(against: ForgivingTransport())
-            }
+        for name in ["a body dropped mid-way", "a body shorter than its Content-Length", "idle timeout"] {
+            let failure = try await failure(of: name, against: ForgivingTransport())
             #expect(failure?.message.contains("ended cleanly") == true, "\(failure?.description ?? "")")
         }
+    }
+
+    @Test("a transport that keeps one value of a repeated request field fails that check")
+    func lastValueWins() async throws {
+        let failure = try await failure(of: "repeated request fields", against: LastValueWinsTransport())
+        #expect(failure?.message.contains("c d") == true, "\(failure?.description ?? "")")
+        // The other checks do not depend on it.
+        try await check("request headers").run(against: LastValueWinsTransport())
+    }
+
+    @Test("a transport that joins repeated response fields fails that check, Set-Cookie first")
+    func joining() async throws {
+        let failure = try await failure(of: "repeated response fields", against: JoiningTransport())
+        #expect(failure?.message.contains("Set-Cookie") == true, "\(failure?.description ?? "")")
+    }
+
+    @Test("a header that reaches the server although no API could set it fails the wire check")
+    func smuggling() async throws {
+        let failure = try await failure(of: "no CR, LF or NUL on the wire", against: SmugglingTransport())
+        #expect(failure?.message.contains("X-Smuggled") == true, "\(failure?.description ?? "")")
+    }
+
+    @Test("a transport that reports no progress fails both progress checks")
+    func silentProgress() async throws {
+        let finished = try await failure(of: "progress", against: SilentProgressTransport())
+        #expect(finished?.message.contains("reported sent") == true, "\(finished?.description ?? "")")
+        let running = try await failure(of: "progress while uploading", against: SilentProgressTransport())
+        #expect(running?.message.contains("no upload progress") == true, "\(running?.description ?? "")")
+    }
+
+    @Test("a transport that completes the progress itself fails the progress check")
+    func completing() async throws {
+        let failure = try await failure(of: "progress", against: CompletingTransport())
+        #expect(failure?.message.contains("only the engine") == true, "\(failure?.description ?? "")")
+    }
+
+    @Test("failures without a TransportError kind fail the failure checks, unless the options waive the kinds")
+    func opaqueFailures() async throws {
+        for name in ["refused connection", "a body shorter than its Content-Length"] {
+            let failure = try await failure(of: name, against: OpaqueFailureTransport())
+            #expect(failure?.message.contains("not a TransportError") == true, "\(failure?.description ?? "")")
+        }
+        // Bodies still fail with the URLSession transport's own errors: only send's are opaque here.
+        try await check("refused connection").run(against: OpaqueFailureTransport(), options: .init(requiresTransportErrorKinds: false))
+    }
+
+    @Test("a transport that ignores the request's idle timeout fails the idle-timeout check")
+    func noIdleTimeout() async throws {
+        let failure = try await failure(of: "idle timeout", against: NoIdleTimeoutTransport(), options: .init(timeLimit: .seconds(5)))
+        #expect(failure?.message.contains("did not finish") == true, "\(failure?.description ?? "")")
+    }
+
+    @Test("a transport that stamps the head time late fails the head-time check")
+    func lateHeadTime() async throws {
+        let failure = try await failure(of: "head time", against: LateHeadTimeTransport())
+        #expect(failure?.message.contains("head time") == true, "\(failure?.description ?? "")")
     }
 
     @Test("a hanging transport fails within the time limit instead of hanging the run")
@@ -105,6 +261,6 @@ struct TransportConformanceTests {
             try await TransportConformance.verify(ForgivingTransport())
         }
         let names = Set(failures?.failures.map(\.check) ?? [])
-        #expect(names == ["a body dropped mid-way", "a body shorter than its Content-Length"])
+        #expect(names == ["a body dropped mid-way", "a body shorter than its Content-Length", "idle timeout"], "\(failures?.description ?? "")")
     }
 }

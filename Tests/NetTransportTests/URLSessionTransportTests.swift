@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LoopbackServer
 import NetCore
 import NetTransport
@@ -11,10 +8,8 @@ import Testing
 struct URLSessionTransportTests {
     let transport = URLSessionTransport()
 
-    func get(_ url: URL, headers: [String: String] = [:], progress: NetworkProgress? = nil) -> TransportRequest {
-        var head = URLRequest(url: url)
-        for (name, value) in headers { head.setValue(value, forHTTPHeaderField: name) }
-        return TransportRequest(head: head, progress: progress)
+    func get(_ url: URL, headers: [String: String] = [:], progress: NetworkProgress? = nil) throws -> TransportRequest {
+        TransportRequest(head: try HTTPRequestHead(url: url, headerFields: HTTPHeaderFields(headers)), progress: progress)
     }
 
     func collect(_ body: ResponseBody) async throws -> Data {
@@ -25,7 +20,7 @@ struct URLSessionTransportTests {
     func headFirst() async throws {
         let server = try LoopbackServer { _ in LoopbackResponse.text("late body").with(.delayBeforeBody(.seconds(60))) }
         defer { server.stop() }
-        let response = try await transport.send(get(server.baseURL))
+        let response = try await transport.send(try get(server.baseURL))
         #expect(response.statusCode == 200)
         // Dropping the unread body cancels the transfer; the server sees the client leave.
         _ = consume response
@@ -39,7 +34,7 @@ struct URLSessionTransportTests {
         let payload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: payload, faults: [fault]) }
         defer { server.stop() }
-        let response = try await transport.send(get(server.baseURL))
+        let response = try await transport.send(try get(server.baseURL))
         #expect(try await collect(response.body) == payload)
     }
 
@@ -47,31 +42,31 @@ struct URLSessionTransportTests {
     func droppedMidBody() async throws {
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 50_000), faults: [.dropAfterBodyBytes(1000)]) }
         defer { server.stop() }
-        let response = try await transport.send(get(server.baseURL))
-        let error = await #expect(throws: URLError.self) { try await collect(response.body) }
-        #expect(error?.code == .networkConnectionLost)
+        let response = try await transport.send(try get(server.baseURL))
+        let error = await #expect(throws: TransportError.self) { try await collect(response.body) }
+        #expect(error?.kind == .connectionLost)
     }
 
     @Test("a Content-Length longer than the body is an error, not a short success")
     func wrongContentLength() async throws {
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 100), faults: [.declaredContentLength(5000)]) }
         defer { server.stop() }
-        let response = try await transport.send(get(server.baseURL))
-        let error = await #expect(throws: URLError.self) { try await collect(response.body) }
-        #expect(error?.code == .networkConnectionLost)
+        let response = try await transport.send(try get(server.baseURL))
+        let error = await #expect(throws: TransportError.self) { try await collect(response.body) }
+        #expect(error?.kind == .connectionLost)
     }
 
-    @Test("HEAD and 204 responses end cleanly although they carry no body", arguments: ["HEAD", "GET"])
-    func bodilessResponses(method: String) async throws {
+    @Test("HEAD and 204 responses end cleanly although they carry no body", arguments: [HTTPMethod.head, .get])
+    func bodilessResponses(method: HTTPMethod) async throws {
         let server = try LoopbackServer { request in
             request.method == "HEAD" ? .text("a body HEAD must not send") : LoopbackResponse(status: 204)
         }
         defer { server.stop() }
-        var request = get(server.baseURL)
-        request.head.httpMethod = method
+        var request = try get(server.baseURL)
+        request.head.method = method
         let response = try await transport.send(request)
         #expect(try await collect(response.body).isEmpty)
-        #expect(response.statusCode == (method == "HEAD" ? 200 : 204))
+        #expect(response.statusCode == (method == .head ? 200 : 204))
     }
 
     @Test("a gzip-encoded body is delivered decoded and ends cleanly")
@@ -80,7 +75,7 @@ struct URLSessionTransportTests {
         let gzip = Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xCB, 0xC8, 0x04, 0x00, 0xAC, 0x2A, 0x93, 0xD8, 0x02, 0x00, 0x00, 0x00])
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, headers: [("Content-Encoding", "gzip")], body: gzip) }
         defer { server.stop() }
-        let response = try await transport.send(get(server.baseURL))
+        let response = try await transport.send(try get(server.baseURL))
         #expect(try await collect(response.body) == Data("hi".utf8))
     }
 
@@ -89,8 +84,10 @@ struct URLSessionTransportTests {
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 4 << 20), faults: [.splitWrites(sizes: [256 * 1024])]) }
         defer { server.stop() }
         let progress = NetworkProgress()
-        let response = try await transport.send(get(server.baseURL, progress: progress))
+        progress.follow(.download)
+        let response = try await transport.send(try get(server.baseURL, progress: progress))
         #expect(try await collect(response.body).count == 4 << 20)
+        #expect(progress.bytesReceived == 4 << 20 && progress.totalBytesToReceive == 4 << 20)
         #expect(progress.fractionCompleted > 0)
         #expect(progress.fractionCompleted < 1, "1.0 is the engine's word once the request has succeeded")
     }
@@ -100,7 +97,7 @@ struct URLSessionTransportTests {
         let server = try LoopbackServer { _ in LoopbackResponse.text("slow").with(.delayBeforeHead(.seconds(60))) }
         defer { server.stop() }
         let transport = self.transport
-        let request = get(server.baseURL)
+        let request = try get(server.baseURL)
         let task = Task { try await transport.send(request) }
         try await server.waitForRequests(1)
         task.cancel()
@@ -119,17 +116,20 @@ struct URLSessionTransportTests {
         }
         defer { server.stop() }
         let headers = ["Authorization": "Bearer secret", "X-Port": "\(server.port)"]
-        let away = try await transport.send(get(server.baseURL.appendingPathComponent("away"), headers: headers))
+        let away = try await transport.send(try get(server.baseURL.appendingPathComponent("away"), headers: headers))
         #expect(String(decoding: try await collect(away.body), as: UTF8.self) == "none")
-        let near = try await transport.send(get(server.baseURL.appendingPathComponent("near"), headers: headers))
+        let near = try await transport.send(try get(server.baseURL.appendingPathComponent("near"), headers: headers))
         #expect(String(decoding: try await collect(near.body), as: UTF8.self) == "Bearer secret")
     }
 
-    @Test("a connection refused is a URLError")
+    @Test("a connection refused is a TransportError the retry rules know as transient")
     func refused() async throws {
         let server = try LoopbackServer { _ in .text("") }
         let url = server.baseURL
         server.stop()
-        await #expect(throws: URLError.self) { try await transport.send(get(url)) }
+        let error = await #expect(throws: TransportError.self) { try await transport.send(try get(url)) }
+        #expect(error?.kind == .cannotConnect)
+        #expect(error?.isTransient == true)
+        #expect(error?.host == "127.0.0.1")
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LoopbackServer
 import NetCore
 import NetTransport
@@ -15,17 +12,15 @@ import Testing
 struct WholeBodyRoadTests {
     let transport = URLSessionTransport()
 
-    struct Blob: NetworkRequest {
+    struct Blob: Endpoint {
         struct Response: Decodable {}
         var path: String { "/blob" }
         var method: HTTPMethod { .get }
     }
 
     func whole(_ url: URL, success: Int = 64 << 20, failure: Int = 1 << 20, headers: [String: String] = [:],
-               progress: NetworkProgress? = nil) -> TransportRequest {
-        var head = URLRequest(url: url)
-        for (name, value) in headers { head.setValue(value, forHTTPHeaderField: name) }
-        var request = TransportRequest(head: head, progress: progress)
+               progress: NetworkProgress? = nil) throws -> TransportRequest {
+        var request = TransportRequest(head: try HTTPRequestHead(url: url, headerFields: HTTPHeaderFields(headers)), progress: progress)
         request.wholeBody = WholeBodyLimits(success: success, failure: failure)
         return request
     }
@@ -37,7 +32,7 @@ struct WholeBodyRoadTests {
         let payload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: payload, faults: [fault]) }
         defer { server.stop() }
-        let response = try await transport.send(whole(server.baseURL))
+        let response = try await transport.send(try whole(server.baseURL))
         #expect(response.statusCode == 200)
         #expect(response.body.bufferedData == payload, "handed out in memory, not as a stream")
     }
@@ -52,7 +47,7 @@ struct WholeBodyRoadTests {
             }
         }
         defer { server.stop() }
-        let response = try await transport.send(whole(server.baseURL, success: 1000))
+        let response = try await transport.send(try whole(server.baseURL, success: 1000))
         #expect(response.body.bufferedData == LoopbackBodyPattern.data(count: 1001))
         try await server.wait(for: .clientAbortedResponses, atLeast: 1)
         let executor = RequestExecutor(transport: transport, responseLimit: 1000)
@@ -65,7 +60,7 @@ struct WholeBodyRoadTests {
     func failurePastLimit() async throws {
         let server = try LoopbackServer { _ in .patterned(byteCount: 32 << 20, status: 500) }
         defer { server.stop() }
-        let response = try await transport.send(whole(server.baseURL, success: 10, failure: 100))
+        let response = try await transport.send(try whole(server.baseURL, success: 10, failure: 100))
         #expect(response.statusCode == 500)
         #expect(response.body.bufferedData == LoopbackBodyPattern.data(count: 101))
         let executor = RequestExecutor(transport: transport, errorPayloadLimit: 100)
@@ -75,13 +70,13 @@ struct WholeBodyRoadTests {
         #expect(error?.data == LoopbackBodyPattern.data(count: 100))
     }
 
-    @Test("a connection dropped mid-body, or a body shorter than its Content-Length, fails with networkConnectionLost",
+    @Test("a connection dropped mid-body, or a body shorter than its Content-Length, fails with connectionLost",
           arguments: [LoopbackFault.dropAfterBodyBytes(1000), .declaredContentLength(60_000)])
     func truncated(fault: LoopbackFault) async throws {
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 50_000), faults: [fault]) }
         defer { server.stop() }
-        let error = await #expect(throws: URLError.self) { try await transport.send(whole(server.baseURL)) }
-        #expect(error?.code == .networkConnectionLost)
+        let error = await #expect(throws: TransportError.self) { try await transport.send(try whole(server.baseURL)) }
+        #expect(error?.kind == .connectionLost)
     }
 
     @Test("cancelling the calling task while the body is in flight cancels the network task")
@@ -89,7 +84,7 @@ struct WholeBodyRoadTests {
         let server = try LoopbackServer { _ in LoopbackResponse.text("late body").with(.delayBeforeBody(.seconds(60))) }
         defer { server.stop() }
         let transport = self.transport
-        let request = whole(server.baseURL)
+        let request = try whole(server.baseURL)
         let task = Task { try await transport.send(request) }
         try await server.waitForRequests(1)
         task.cancel()
@@ -102,8 +97,10 @@ struct WholeBodyRoadTests {
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 4 << 20), faults: [.splitWrites(sizes: [256 * 1024])]) }
         defer { server.stop() }
         let progress = NetworkProgress()
-        let response = try await transport.send(whole(server.baseURL, progress: progress))
+        progress.follow(.download)
+        let response = try await transport.send(try whole(server.baseURL, progress: progress))
         #expect(response.body.bufferedData?.count == 4 << 20)
+        #expect(progress.bytesReceived == 4 << 20 && progress.totalBytesToReceive == 4 << 20)
         #expect(progress.fractionCompleted > 0)
         #expect(progress.fractionCompleted < 1, "1.0 is the engine's word once the request has succeeded")
     }
@@ -120,7 +117,8 @@ struct WholeBodyRoadTests {
         defer { server.stop() }
         let transport = self.transport
         let progress = NetworkProgress()
-        let request = whole(server.baseURL, progress: progress)
+        progress.follow(.download)
+        let request = try whole(server.baseURL, progress: progress)
         let running = Mutex<Task<TransportResponse, any Error>?>(nil)
         withObservationTracking { _ = progress.fractionCompleted } onChange: {
             running.withLock { $0?.cancel() }
@@ -136,7 +134,7 @@ struct WholeBodyRoadTests {
         // The session still serves requests.
         let small = try LoopbackServer { _ in .text("ok") }
         defer { small.stop() }
-        #expect(try await transport.send(whole(small.baseURL)).body.bufferedData == Data("ok".utf8))
+        #expect(try await transport.send(try whole(small.baseURL)).body.bufferedData == Data("ok".utf8))
     }
 
     @Test("credentials are dropped on a redirect to another origin and kept on the same one")
@@ -150,23 +148,23 @@ struct WholeBodyRoadTests {
         }
         defer { server.stop() }
         let headers = ["Authorization": "Bearer secret", "X-Port": "\(server.port)"]
-        let away = try await transport.send(whole(server.baseURL.appendingPathComponent("away"), headers: headers))
+        let away = try await transport.send(try whole(server.baseURL.appendingPathComponent("away"), headers: headers))
         #expect(away.body.bufferedData == Data("none".utf8))
-        let near = try await transport.send(whole(server.baseURL.appendingPathComponent("near"), headers: headers))
+        let near = try await transport.send(try whole(server.baseURL.appendingPathComponent("near"), headers: headers))
         #expect(near.body.bufferedData == Data("Bearer secret".utf8))
     }
 
-    @Test("HEAD and 204 responses arrive with an empty body", arguments: ["HEAD", "GET"])
-    func bodiless(method: String) async throws {
+    @Test("HEAD and 204 responses arrive with an empty body", arguments: [HTTPMethod.head, .get])
+    func bodiless(method: HTTPMethod) async throws {
         let server = try LoopbackServer { request in
             request.method == "HEAD" ? .text("a body HEAD must not send") : LoopbackResponse(status: 204)
         }
         defer { server.stop() }
-        var request = whole(server.baseURL)
-        request.head.httpMethod = method
+        var request = try whole(server.baseURL)
+        request.head.method = method
         let response = try await transport.send(request)
         #expect(response.body.bufferedData == Data())
-        #expect(response.statusCode == (method == "HEAD" ? 200 : 204))
+        #expect(response.statusCode == (method == .head ? 200 : 204))
     }
 
     @Test("a Basic challenge nobody answers arrives as the server's 401 with its body")
@@ -175,7 +173,7 @@ struct WholeBodyRoadTests {
             LoopbackResponse(status: 401, headers: [(name: "WWW-Authenticate", value: #"Basic realm="netkit""#)], body: Data("no".utf8))
         }
         defer { server.stop() }
-        let response = try await transport.send(whole(server.baseURL))
+        let response = try await transport.send(try whole(server.baseURL))
         #expect(response.statusCode == 401)
         #expect(response.body.bufferedData == Data("no".utf8))
     }
@@ -186,7 +184,7 @@ struct WholeBodyRoadTests {
         let gzip = Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xCB, 0xC8, 0x04, 0x00, 0xAC, 0x2A, 0x93, 0xD8, 0x02, 0x00, 0x00, 0x00])
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, headers: [("Content-Encoding", "gzip")], body: gzip) }
         defer { server.stop() }
-        let response = try await transport.send(whole(server.baseURL))
+        let response = try await transport.send(try whole(server.baseURL))
         #expect(response.body.bufferedData == Data("hi".utf8))
     }
 }

@@ -32,7 +32,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         var expected: Int64?
         /// A 401 that URLSession on Linux reports before it raises its authentication challenge: held back (with
         /// its body) until the retried request's head arrives, or delivered when no retry comes.
-        var challengedHead: (head: HTTPURLResponse, body: Data)?
+        var challengedHead: (head: HTTPURLResponse, body: Data, at: ContinuousClock.Instant)?
         /// Called when the task has completed, whichever way (closes a streamed upload's files at once:
         /// URLSession keeps its body stream for an unspecified time after completion).
         let completed: (@Sendable () -> Void)?
@@ -173,7 +173,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let response: TransportResponse? = state.withLock { state in
             guard var transfer = state.transfers[id] else { return nil }
             if http.statusCode == 401, awaitsChallenge(after: http) {
-                transfer.challengedHead = (http, Data())
+                transfer.challengedHead = (http, Data(), arrival)
                 state.transfers[id] = transfer
                 return nil
             }
@@ -302,10 +302,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
         guard let (transfer, gathered) = ended else { return }
         transfer.completed?()
-        if let waiter = transfer.head, let (head, body) = transfer.challengedHead {
-            // The borrowed delegate declined the challenge (or it failed again): the 401 is the answer.
+        if let waiter = transfer.head, let (head, body, arrival) = transfer.challengedHead {
+            // The borrowed delegate declined the challenge (or it failed again): the 401 is the answer, and its head
+            // arrived when it was held back.
             if case .streamed(let writer, _) = transfer.delivery { writer.finish() }
-            waiter.resume(returning: TransportResponse(head: HTTPResponseHead(head), body: ResponseBody(data: body)))
+            waiter.resume(returning: TransportResponse(head: HTTPResponseHead(head), body: ResponseBody(data: body), headReceivedAt: arrival))
             return
         }
         let host = transfer.origin?.host()

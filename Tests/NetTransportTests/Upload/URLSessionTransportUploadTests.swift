@@ -1,23 +1,18 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LoopbackServer
 import NetCore
 import NetMultipart
 import NetTransport
 import Testing
 
-/// `RequestPayload.source` and length-carrying streams through ``URLSessionTransport``.
+/// Upload sources (files, forms, streams of known and unknown length) through ``URLSessionTransport``.
 @Suite("URLSession transport: bodies from files and streams")
 struct URLSessionTransportUploadTests {
     let transport = URLSessionTransport()
 
-    func post(_ url: URL, _ payload: RequestPayload, progress: NetworkProgress? = nil) -> TransportRequest {
-        var head = URLRequest(url: url)
-        head.httpMethod = "POST"
-        head.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-        return TransportRequest(head: head, payload: payload, progress: progress)
+    func post(_ url: URL, _ body: UploadSource, progress: NetworkProgress? = nil) throws -> TransportRequest {
+        let fields = try HTTPHeaderFields([(name: "Content-Type", value: "application/octet-stream")])
+        return TransportRequest(head: try HTTPRequestHead(method: .post, url: url, headerFields: fields), body: body, progress: progress)
     }
 
     @Test("a form with a file is sent with its Content-Length, and sent again identically (replayable)")
@@ -27,13 +22,13 @@ struct URLSessionTransportUploadTests {
         form.addField(name: "a", value: "1")
         try form.addPart(name: "f", fileURL: try scratch.file("f.bin", uploadPattern(1_500_000)))
         let source = try form.uploadSource()
-        #expect(RequestPayload.source(source).isReplayable)
-        #expect(RequestPayload.source(source).knownLength == form.contentLength)
+        #expect(source.isReplayable)
+        #expect(source.length == form.contentLength)
 
         let server = try LoopbackServer { _ in .text("ok") }
         defer { server.stop() }
         for _ in 0..<2 {
-            let response = try await transport.send(post(server.baseURL, .source(source)))
+            let response = try await transport.send(try post(server.baseURL, source))
             #expect(response.statusCode == 200)
             _ = try await response.body.collect(upTo: 1 << 20)
         }
@@ -50,8 +45,8 @@ struct URLSessionTransportUploadTests {
         let server = try LoopbackServer { _ in .text("ok") }
         defer { server.stop() }
         let bytes = uploadPattern(200_000)
-        _ = try await transport.send(post(server.baseURL, .source(UploadSource(stream: InputStream(data: bytes), length: 200_000))))
-        _ = try await transport.send(post(server.baseURL, .source(UploadSource(stream: InputStream(data: bytes), length: nil))))
+        _ = try await transport.send(try post(server.baseURL, UploadSource(stream: InputStream(data: bytes), length: 200_000)))
+        _ = try await transport.send(try post(server.baseURL, UploadSource(stream: InputStream(data: bytes), length: nil)))
         let requests = server.requests
         #expect(requests.map(\.wasChunked) == [false, true])
         #expect(requests.first?.header("Content-Length") == "200000")
@@ -62,9 +57,9 @@ struct URLSessionTransportUploadTests {
     func shortStream() async throws {
         let server = try LoopbackServer { _ in .text("ok") }
         defer { server.stop() }
-        let payload = RequestPayload.source(UploadSource(stream: InputStream(data: uploadPattern(10)), length: 11))
+        let body = UploadSource(stream: InputStream(data: uploadPattern(10)), length: 11)
         await #expect(throws: UploadSourceError.streamLengthMismatch(expected: 11, actual: 10)) {
-            _ = try await transport.send(post(server.baseURL, payload))
+            _ = try await transport.send(try post(server.baseURL, body))
         }
         #expect(server.requestCount == 0)
     }
@@ -74,10 +69,10 @@ struct URLSessionTransportUploadTests {
         let server = try LoopbackServer { _ in .text("ok") }
         defer { server.stop() }
         let source = UploadSource(stream: InputStream(data: Data("x".utf8)), length: 1)
-        #expect(!RequestPayload.source(source).isReplayable)
-        _ = try await transport.send(post(server.baseURL, .source(source)))
+        #expect(!source.isReplayable)
+        _ = try await transport.send(try post(server.baseURL, source))
         await #expect(throws: NetworkError.uploadStreamConsumed) {
-            _ = try await transport.send(post(server.baseURL, .source(source)))
+            _ = try await transport.send(try post(server.baseURL, source))
         }
     }
 
@@ -88,7 +83,7 @@ struct URLSessionTransportUploadTests {
         let listener = try LoopbackSilentListener()
         let progress = NetworkProgress()
         let transport = self.transport
-        let request = post(listener.baseURL.appendingPathComponent("upload"), .source(source), progress: progress)
+        let request = try post(listener.baseURL.appendingPathComponent("upload"), source, progress: progress)
         let sending = Task { try await transport.send(request) }
         // The listener never reads: the upload stalls with the file open.
         try await withTimeout(.seconds(20)) {

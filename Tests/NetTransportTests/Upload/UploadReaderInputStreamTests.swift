@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import LoopbackServer
+import NetCore
 import NetMultipart
 @testable import NetTransport
 import Testing
