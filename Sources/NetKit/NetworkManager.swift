@@ -22,10 +22,18 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         var coordinator: TokenRefreshCoordinator?
         var refreshPolicy: TokenRefreshPolicy
         var holdsRequestsDuringRefresh = false
-        var responseDecoderProvider: (@Sendable () -> JSONDecoder)?
-        var responseSizeLimit = RequestExecutor.defaultResponseLimit
-        var errorPayloadLimit = RequestExecutor.defaultErrorPayloadLimit
-        var requestTimeout: Duration?
+        var responseDecoderProvider: (@Sendable () -> JSONDecoder)? {
+            didSet { executors = nil }
+        }
+        var responseSizeLimit = RequestExecutor.defaultResponseLimit {
+            didSet { executors = nil }
+        }
+        var errorPayloadLimit = RequestExecutor.defaultErrorPayloadLimit {
+            didSet { executors = nil }
+        }
+        var requestTimeout: Duration? {
+            didSet { executors = nil }
+        }
         var plugins: [any Plugin] = [] {
             didSet { stack = plugins + [logging] }
         }
@@ -37,9 +45,16 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         }
         /// Every request's plugins, assembled once per change rather than per request: the user's, then logging
         /// (which runs last anyway: it logs requests as the others left them).
-        private(set) var stack: [any Plugin]
+        private(set) var stack: [any Plugin] {
+            didSet { executors = nil }
+        }
         /// The builder with the `User-Agent` header value, built once per configuration.
-        private(set) var builder = RequestBuilder()
+        private(set) var builder = RequestBuilder() {
+            didSet { executors = nil }
+        }
+        /// The engines of `send` and `stream` with these settings, built on the first request after a change
+        /// rather than per request (an engine works out its plugins' order and hooks when it is built).
+        var executors: Executors?
 
         init(refreshPolicy: TokenRefreshPolicy, responseDecoderProvider: (@Sendable () -> JSONDecoder)?, plugins: [any Plugin], logging: LoggingPlugin) {
             self.refreshPolicy = refreshPolicy
@@ -268,7 +283,8 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         _ request: T,
         accessToken: (() -> String?)? = nil
     ) async throws -> T.Response {
-        try await response(for: request, accessToken: accessToken).value
+        let (executors, coordinator) = makeExecutors()
+        return try await executors.send.send(request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
     }
 
     /// Sends `request` and returns the decoded value with the response's status and headers and NetKit's
@@ -277,8 +293,8 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         for request: T,
         accessToken: (() -> String?)? = nil
     ) async throws -> NetworkResponse<T.Response> {
-        let (executor, coordinator) = makeExecutor()
-        return try await executor.response(for: request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
+        let (executors, coordinator) = makeExecutors()
+        return try await executors.send.response(for: request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
     }
 
     /// Sends `request` and returns its body as it arrives: NDJSON, server-sent events, chunked output.
@@ -295,7 +311,7 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         _ request: T,
         accessToken: (() -> String?)? = nil
     ) async throws -> StreamingResponse {
-        let (executor, coordinator) = makeExecutor(transport: streamingTransport)
+        let (executor, coordinator) = makeExecutor(streaming: true)
         return try await executor.stream(request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
     }
 
@@ -308,29 +324,54 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         policy: EventSourcePolicy = EventSourcePolicy(),
         isolation: isolated (any Actor)? = #isolation
     ) -> EventSource {
-        let (executor, coordinator) = makeExecutor(transport: streamingTransport)
+        let (executor, coordinator) = makeExecutor(streaming: true)
         return executor.eventSource(
             request, baseURL: baseURL, accessToken: accessToken, credentials: coordinator, policy: policy, isolation: isolation
         )
     }
 
-    /// The engine with this manager's current settings: the default stack of stages and plugins.
-    func makeExecutor(transport: (any HTTPTransport)? = nil) -> (RequestExecutor, TokenRefreshCoordinator?) {
-        let transport = transport ?? self.transport
-        return settings.withLock { settings in
-            var executor = RequestExecutor(
-                transport: transport,
-                builder: settings.builder,
-                responseDecoderProvider: settings.responseDecoderProvider,
-                plugins: settings.stack,
-                errorPayloadLimit: settings.errorPayloadLimit,
-                responseLimit: settings.responseSizeLimit,
-                line: requestLine,
-                defaultTimeout: settings.requestTimeout
-            )
-            executor.presentation = Self.presentation
-            return (executor, settings.coordinator)
+    /// The engines of `send` and `stream` with one set of settings; shared by reference, so that a request
+    /// takes them out of the lock without copying them.
+    final class Executors: Sendable {
+        let send: RequestExecutor
+        let stream: RequestExecutor
+
+        init(send: RequestExecutor, stream: RequestExecutor) {
+            self.send = send
+            self.stream = stream
         }
+    }
+
+    /// The engine with this manager's current settings (the default stack of stages and plugins), over the
+    /// streaming transport or the one that sends.
+    func makeExecutor(streaming: Bool) -> (RequestExecutor, TokenRefreshCoordinator?) {
+        let (executors, coordinator) = makeExecutors()
+        return (streaming ? executors.stream : executors.send, coordinator)
+    }
+
+    /// Both engines with this manager's current settings, and the token refresh coordinator.
+    private func makeExecutors() -> (Executors, TokenRefreshCoordinator?) {
+        settings.withLock { settings in
+            if let executors = settings.executors { return (executors, settings.coordinator) }
+            let executors = Executors(send: executor(over: transport, settings), stream: executor(over: streamingTransport, settings))
+            settings.executors = executors
+            return (executors, settings.coordinator)
+        }
+    }
+
+    private func executor(over transport: any HTTPTransport, _ settings: Settings) -> RequestExecutor {
+        var executor = RequestExecutor(
+            transport: transport,
+            builder: settings.builder,
+            responseDecoderProvider: settings.responseDecoderProvider,
+            plugins: settings.stack,
+            errorPayloadLimit: settings.errorPayloadLimit,
+            responseLimit: settings.responseSizeLimit,
+            line: requestLine,
+            defaultTimeout: settings.requestTimeout
+        )
+        executor.presentation = Self.presentation
+        return executor
     }
 
     /// EKNetwork reports transport failures as `URLError`: so does the facade, whatever the transport, also as the

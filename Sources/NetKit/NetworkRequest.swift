@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 
 /// A request to an HTTP API, as EKNetwork declares it: where it goes, what it carries and how its answer is
 /// decoded.
@@ -48,11 +49,13 @@ extension NetworkRequest {
     /// An empty body goes to `emptyResponseHandler` (or throws ``NetworkError/emptyResponse``); anything else
     /// is decoded as JSON with `jsonDecoder`.
     public func decodeResponse(data: Data, response: URLResponse) throws -> Response {
-        try decodeResponse(data: data, response: response, decoder: jsonDecoder)
+        DefaultDecoding.note(.json, plain: true, in: Self.self, response: response)
+        return try decodeResponse(data: data, response: response, decoder: jsonDecoder)
     }
 
     /// The default decoding with a given decoder: what `NetworkManager` uses for its global decoder.
     public func decodeResponse(data: Data, response: URLResponse, decoder: JSONDecoder) throws -> Response {
+        DefaultDecoding.note(.json, plain: false, in: Self.self, response: response)
         if data.isEmpty {
             guard let handler = emptyResponseHandler else { throw NetworkError.emptyResponse }
             guard let response = response as? HTTPURLResponse else { throw NetworkError.invalidResponse }
@@ -77,15 +80,54 @@ extension NetworkRequest {
         try decodeAsEKNetwork(response, decoder: decoder)
     }
 
-    /// Calls the request's `decodeResponse` (its own, or the default) with an `HTTPURLResponse`, which is built here
-    /// only: the road below the facade speaks NetKit's own types.
+    /// Calls the request's `decodeResponse` (its own, or the default) with an `HTTPURLResponse`, built here only
+    /// and only when something asks for one: the road below the facade speaks NetKit's own types.
+    ///
+    /// Building an `HTTPURLResponse` costs more than the rest of a request (about 10 µs on Linux, where it parses
+    /// and recases every field), and NetKit's own `decodeResponse` reads it only for an empty body. So a request
+    /// type whose `decodeResponse` is NetKit's JSON or ``EmptyResponse`` default is decoded here directly, as that
+    /// default would decode it, and gets an `HTTPURLResponse` only for its `emptyResponseHandler`; a type that
+    /// brings its own `decodeResponse` (or a ``StatusCodeResponse``) gets one on every response, as its signature
+    /// asks. Which implementation a type's `decodeResponse` resolves to is learned from its first response (see
+    /// ``DefaultDecoding``).
     func decodeAsEKNetwork(_ response: ReceivedResponse, decoder: JSONDecoder?) throws -> Response {
+        let known = DefaultDecoding.implementations(of: Self.self)
+        switch decoder == nil ? known.plain : known.withDecoder {
+        case .json? where decoder != nil || known.withDecoder == .json:
+            return try decodeAsDefault(response, decoder: decoder ?? jsonDecoder)
+        case .empty?:
+            if let value = EmptyResponse() as? Response { return value }
+        default:
+            break
+        }
         guard let url = response.url, let head = HTTPURLResponse(response.head, url: url) else {
             throw NetworkError.invalidResponse
         }
         let data = response.body ?? Data()
-        if let decoder { return try decodeResponse(data: data, response: head, decoder: decoder) }
-        return try decodeResponse(data: data, response: head)
+        guard known.needsProbe(withDecoder: decoder != nil) else {
+            if let decoder { return try decodeResponse(data: data, response: head, decoder: decoder) }
+            return try decodeResponse(data: data, response: head)
+        }
+        let probe = DefaultDecoding.Probe(type: Self.self, response: head)
+        defer { DefaultDecoding.learn(from: probe, calledWithDecoder: decoder != nil) }
+        return try DefaultDecoding.$probe.withValue(probe) {
+            if let decoder { return try decodeResponse(data: data, response: head, decoder: decoder) }
+            return try decodeResponse(data: data, response: head)
+        }
+    }
+
+    /// What the JSON default `decodeResponse` does, without the `HTTPURLResponse` it reads only for an empty body.
+    private func decodeAsDefault(_ response: ReceivedResponse, decoder: JSONDecoder) throws -> Response {
+        // The response a caller built without a URL could not become an `HTTPURLResponse`: it stays refused.
+        if case .url(nil) = response.origin { throw NetworkError.invalidResponse }
+        guard let data = response.body, !data.isEmpty else {
+            guard let handler = emptyResponseHandler else { throw NetworkError.emptyResponse }
+            guard let url = response.url, let head = HTTPURLResponse(response.head, url: url) else {
+                throw NetworkError.invalidResponse
+            }
+            return try handler(head)
+        }
+        return try decoder.decode(Response.self, from: data)
     }
 }
 
@@ -94,11 +136,15 @@ extension NetworkRequest where Response == EmptyResponse {
     public var emptyResponseHandler: ((HTTPURLResponse) throws -> EmptyResponse)? { { _ in EmptyResponse() } }
 
     /// Ignores the payload: success is the status code.
-    public func decodeResponse(data: Data, response: URLResponse) throws -> EmptyResponse { EmptyResponse() }
+    public func decodeResponse(data: Data, response: URLResponse) throws -> EmptyResponse {
+        DefaultDecoding.note(.empty, plain: true, in: Self.self, response: response)
+        return EmptyResponse()
+    }
 
     /// Ignores the payload and the decoder.
     public func decodeResponse(data: Data, response: URLResponse, decoder: JSONDecoder) throws -> EmptyResponse {
-        EmptyResponse()
+        DefaultDecoding.note(.empty, plain: false, in: Self.self, response: response)
+        return EmptyResponse()
     }
 
     /// EKNetwork's decoding, as for any other response type (a request may still override `decodeResponse`).
@@ -127,5 +173,89 @@ extension NetworkRequest where Response == StatusCodeResponse {
     /// EKNetwork's decoding, as for any other response type (a request may still override `decodeResponse`).
     public func decode(_ response: ReceivedResponse, decoder: JSONDecoder?) throws -> StatusCodeResponse {
         try decodeAsEKNetwork(response, decoder: decoder)
+    }
+}
+
+/// Which of NetKit's own `decodeResponse` implementations each request type's `decodeResponse` requirements resolve
+/// to: the record that lets ``NetworkRequest/decode(_:decoder:)`` skip the `HTTPURLResponse` that only a request's
+/// own `decodeResponse` (or an `emptyResponseHandler`) reads.
+///
+/// Swift offers no way to ask whether a type replaced a protocol requirement's default, so the defaults say it
+/// themselves: the first response of a type is decoded through its `decodeResponse` with a real `HTTPURLResponse`
+/// and a ``Probe`` naming the type and that response; each default that runs with both notes itself. A default
+/// runs with `Self` the probed type only when it is that type's implementation (a type's own `decodeResponse`
+/// hides the default from every caller), so what a probe records is a fact about the type and is kept for the
+/// process's life. A requirement whose default did not run is the type's own, and keeps getting an
+/// `HTTPURLResponse`.
+enum DefaultDecoding {
+    /// A `decodeResponse` implementation of NetKit's.
+    enum Implementation: Sendable, Equatable {
+        /// The JSON default: an empty body goes to `emptyResponseHandler`, anything else to the decoder.
+        case json
+        /// ``EmptyResponse``'s: ignores the payload.
+        case empty
+        /// The type's own (or ``StatusCodeResponse``'s, which reads the `HTTPURLResponse`).
+        case other
+    }
+
+    /// What is known of one type: the implementation of `decodeResponse(data:response:)` (`plain`) and of
+    /// `decodeResponse(data:response:decoder:)`, `nil` while unknown.
+    struct Implementations: Sendable {
+        var plain: Implementation?
+        var withDecoder: Implementation?
+
+        /// Whether the next call of the requirement in use could teach something.
+        func needsProbe(withDecoder: Bool) -> Bool {
+            withDecoder ? self.withDecoder == nil : plain == nil || (plain == .json && self.withDecoder == nil)
+        }
+    }
+
+    /// One learning call: the type whose `decodeResponse` is called and the response it is given.
+    final class Probe: Sendable {
+        let type: ObjectIdentifier
+        let response: HTTPURLResponse
+        let seen = Mutex(Implementations())
+
+        init<T>(type: T.Type, response: HTTPURLResponse) {
+            self.type = ObjectIdentifier(type)
+            self.response = response
+        }
+    }
+
+    /// The probe of the decoding running on this task, if it is a learning one.
+    @TaskLocal static var probe: Probe?
+
+    private static let known = Mutex<[ObjectIdentifier: Implementations]>([:])
+
+    /// What is known of `type`.
+    static func implementations<T>(of type: T.Type) -> Implementations {
+        known.withLock { $0[ObjectIdentifier(type)] } ?? Implementations()
+    }
+
+    /// Called by each default `decodeResponse`: records it when it runs for the probed type and response.
+    static func note<T>(_ implementation: Implementation, plain: Bool, in type: T.Type, response: URLResponse) {
+        guard let probe, probe.type == ObjectIdentifier(type), probe.response === response else { return }
+        probe.seen.withLock { seen in
+            if plain { seen.plain = implementation } else { seen.withDecoder = implementation }
+        }
+    }
+
+    /// Keeps what `probe` saw. The requirement NetKit called is the type's own when no default noted itself; the
+    /// JSON default of `decodeResponse(data:response:)` always calls the other, which is then the type's own too
+    /// when its default did not note itself.
+    static func learn(from probe: Probe, calledWithDecoder: Bool) {
+        var seen = probe.seen.withLock { $0 }
+        if calledWithDecoder {
+            seen.withDecoder = seen.withDecoder ?? .other
+        } else {
+            seen.plain = seen.plain ?? .other
+            if seen.plain == .json { seen.withDecoder = seen.withDecoder ?? .other }
+        }
+        known.withLock { known in
+            var entry = known[probe.type] ?? Implementations()
+            entry.plain = entry.plain ?? seen.plain
+            entry.withDecoder = entry.withDecoder ?? seen.withDecoder
+            known[probe.type] = entry
+        }
     }
 }

@@ -31,6 +31,18 @@ enum EngineBenchmark {
         var method: HTTPMethod { .get }
     }
 
+    /// The small GET as an EKNetwork request that decodes with a `decodeResponse` of its own, which is given the
+    /// `HTTPURLResponse` its signature asks for: the facade's road as it was for every request before it learned to
+    /// tell NetKit's own decoding from a request's own.
+    struct GetSmallOwnDecoding: NetworkRequest, Sendable {
+        typealias Response = Profile
+        var path: String { "/small" }
+        var method: HTTPMethod { .get }
+        func decodeResponse(data: Data, response: URLResponse) throws -> Profile {
+            try JSONDecoder().decode(Profile.self, from: data)
+        }
+    }
+
     /// The small GET with nothing to decode: what is left is the engine alone.
     struct PingEndpoint: Endpoint, Sendable {
         typealias Response = EmptyResponse
@@ -103,12 +115,15 @@ enum EngineBenchmark {
             Case(name: "`HTTPResponseHead` of 6 checked fields (the seam's response head)") {
                 _ = HTTPResponseHead(statusCode: 200, headerFields: try HTTPHeaderFields(headerFields))
             },
-            Case(name: "`HTTPURLResponse` of 6 headers (the old seam's head; EKNetwork's `decodeResponse` still gets one)") {
+            Case(name: "`HTTPURLResponse` of 6 headers (the old seam's head; now built only for a request's own `decodeResponse`)") {
                 _ = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headerDictionary)
             },
             Case(name: "`RequestExecutor.send`, an `Endpoint`, no plugins") { _ = try await executor.send(GetSmallEndpoint(), baseURL: base) },
             Case(name: "`NetworkManager.send`, an `Endpoint`") { _ = try await manager.send(GetSmallEndpoint()) },
             Case(name: "`NetworkManager.send`, a `NetworkRequest` (EKNetwork's `decodeResponse`)") { _ = try await manager.send(GetSmall()) },
+            Case(name: "`NetworkManager.send`, a `NetworkRequest` with a `decodeResponse` of its own (gets an `HTTPURLResponse`)") {
+                _ = try await manager.send(GetSmallOwnDecoding())
+            },
             Case(name: "`NetworkManager.send`, an `Endpoint`, 64 in flight", inFlight: 64) { _ = try await manager.send(GetSmallEndpoint()) },
             Case(name: "`NetworkManager.send`, an `Endpoint` of `EmptyResponse` (no decoding)") { _ = try await manager.send(PingEndpoint()) },
         ]

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 
 /// Turns an ``Endpoint`` into a ``TransportRequest``: the one request builder `send` and `stream` share.
 ///
@@ -23,6 +24,9 @@ public struct RequestBuilder: Sendable {
     public var idleTimeout: Duration?
     /// The `User-Agent` field, checked once rather than per request.
     private var userAgentField: HTTPHeaderField?
+    /// The last base URL taken apart, shared by the builder's copies: requests mostly go under one base URL, and
+    /// reading its parts out of a `URL` costs more than comparing two `URL`s.
+    private let baseTargets = BaseTargetCache()
 
     /// Creates a builder.
     public init(userAgent: String? = nil, idleTimeout: Duration? = nil) {
@@ -41,7 +45,9 @@ public struct RequestBuilder: Sendable {
     ///   `EncodingError` of the request's `jsonEncoder`.
     public func makeRequest<Request: Endpoint>(_ request: Request, baseURL: URL) throws -> TransportRequest {
         let requestBody = try request.makeBody()
-        var head = try RequestURLBuilder.target(base: baseURL, path: request.path, query: request.queryParameters, method: request.method)
+        var head = try RequestURLBuilder.target(
+            base: baseTargets.target(of: baseURL), path: request.path, query: request.queryParameters, method: request.method
+        )
 
         let body: UploadSource? = try requestBody.map { try Self.source(of: $0, encoder: request.jsonEncoder) }
         if body?.isConsumed == true { throw NetworkError.uploadStreamConsumed }
@@ -51,7 +57,10 @@ public struct RequestBuilder: Sendable {
         let extra = request.headers
         let ownFields = try request.headerFields
         fields.reserveCapacity(4 + (extra?.count ?? 0) + ownFields.count)
-        fields.append(try HTTPHeaderField(name: "Content-Type", value: requestBody?.contentType ?? request.contentType))
+        let contentType = requestBody?.contentType ?? request.contentType
+        // The name is a token already: only the value needs the check.
+        guard HeaderValidation.isValidValue(contentType) else { throw NetworkError.invalidHeader(name: "Content-Type") }
+        fields.append(HTTPHeaderField(uncheckedName: "Content-Type", value: contentType))
         if let extra {
             for (name, value) in extra.sorted(by: { $0.key < $1.key }) {
                 try Self.checkFraming(name: name, value: value, bodyLength: bodyLength)
@@ -96,5 +105,19 @@ public struct RequestBuilder: Sendable {
                 throw .invalidHeader(name: HeaderValidation.printable(name))
             }
         }
+    }
+}
+
+/// The parts of the last base URL a builder took apart.
+private final class BaseTargetCache: Sendable {
+    private let last = Mutex<(url: URL, target: RequestURLBuilder.BaseTarget)?>(nil)
+
+    /// `url`'s parts, checked (see ``RequestURLBuilder/baseTarget(of:)``), read out of the URL only when it is not
+    /// the last one.
+    func target(of url: URL) throws(NetworkError) -> RequestURLBuilder.BaseTarget {
+        if let cached = last.withLock({ $0 }), cached.url == url { return cached.target }
+        let target = try RequestURLBuilder.baseTarget(of: url)
+        last.withLock { $0 = (url, target) }
+        return target
     }
 }

@@ -21,7 +21,29 @@ public enum RequestURLBuilder {
     /// The request target for `path` and `query` under `base`, as parts that go on the wire: no URL is parsed.
     /// - Throws: as ``url(base:path:query:)``.
     public static func target(base: URL, path: String, query: [String: String]?, method: HTTPMethod = .get) throws(NetworkError) -> HTTPRequestHead {
-        let baseTarget = try HTTPRequestHead.target(of: base)
+        try target(base: baseTarget(of: base), path: path, query: query, method: method)
+    }
+
+    /// A base URL taken apart (see ``HTTPRequestHead/target(of:)``), its scheme and authority checked.
+    typealias BaseTarget = (scheme: String, authority: String, path: String)
+
+    /// `base` taken apart, its scheme and authority checked once for every request under it.
+    /// - Throws: ``NetworkError/invalidURL`` for a URL without scheme or host, or one the wire cannot carry.
+    static func baseTarget(of base: URL) throws(NetworkError) -> BaseTarget {
+        let target = try HTTPRequestHead.target(of: base)
+        guard HTTPRequestHead.isValidScheme(target.scheme), HTTPRequestHead.isValidAuthority(target.authority) else {
+            throw .invalidURL
+        }
+        return target
+    }
+
+    /// The request target under a base URL already taken apart and checked (see ``baseTarget(of:)``).
+    static func target(
+        base baseTarget: BaseTarget,
+        path: String,
+        query: [String: String]?,
+        method: HTTPMethod
+    ) throws(NetworkError) -> HTTPRequestHead {
         try validate(path: path)
         var basePath = Substring(baseTarget.path)
         var existingQuery: Substring = ""
@@ -37,7 +59,11 @@ public enum RequestURLBuilder {
             joined += existingQuery
             if let extra { joined += existingQuery.isEmpty ? extra : "&" + extra }
         }
-        return try HTTPRequestHead(method: method, scheme: baseTarget.scheme, authority: baseTarget.authority, path: joined)
+        // The scheme and authority were checked with the base: only the path is new.
+        guard HTTPRequestHead.isValidPath(joined) else { throw .invalidURL }
+        return HTTPRequestHead(
+            uncheckedMethod: method, scheme: baseTarget.scheme, authority: baseTarget.authority, path: joined, headerFields: HTTPHeaderFields()
+        )
     }
 
     /// Throws unless `path` is a plain relative or absolute path that stays under the base URL.
@@ -86,13 +112,24 @@ public enum RequestURLBuilder {
 
     private static func join(_ basePath: Substring, _ relative: String) -> String {
         if relative.isEmpty { return String(basePath) }
-        let trimmedBase = basePath.utf8.last == UInt8(ascii: "/") ? basePath.dropLast() : basePath
-        let trimmedRelative = relative.utf8.first == UInt8(ascii: "/") ? relative.dropFirst() : relative[...]
-        var joined = ""
-        joined.reserveCapacity(trimmedBase.utf8.count + trimmedRelative.utf8.count + 1)
-        joined += trimmedBase
-        joined += "/"
-        joined += trimmedRelative
-        return joined
+        var base = basePath.utf8[...]
+        if base.last == UInt8(ascii: "/") { base = base.dropLast() }
+        var rest = relative.utf8[...]
+        if rest.first == UInt8(ascii: "/") { rest = rest.dropFirst() }
+        // Byte by byte into the string's own storage: appending substrings cost more than the rest of the join.
+        return String(unsafeUninitializedCapacity: base.count + 1 + rest.count) { buffer in
+            var position = 0
+            for byte in base {
+                buffer[position] = byte
+                position += 1
+            }
+            buffer[position] = UInt8(ascii: "/")
+            position += 1
+            for byte in rest {
+                buffer[position] = byte
+                position += 1
+            }
+            return position
+        }
     }
 }

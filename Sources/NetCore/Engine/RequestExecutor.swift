@@ -26,7 +26,11 @@ public struct RequestExecutor: Sendable {
     /// A decoder that replaces each request's `jsonDecoder` when the request allows it.
     public var responseDecoderProvider: (@Sendable () -> JSONDecoder)?
     /// Plugins that take part in every request, before the request's own.
-    public var plugins: [any Plugin]
+    public var plugins: [any Plugin] {
+        didSet { pluginList = PluginList(ordered: Self.ordered(plugins, [])) }
+    }
+    /// ``plugins`` in order with their hooks, worked out once rather than per request.
+    private var pluginList: PluginList
     /// The most bytes of an error body read into memory (EKNetwork's 1 MiB by default); a longer one is cut.
     public var errorPayloadLimit: Int
     /// The largest successful body read into memory (64 MiB by default); a longer one fails the request.
@@ -64,6 +68,7 @@ public struct RequestExecutor: Sendable {
         self.builder = builder
         self.responseDecoderProvider = responseDecoderProvider
         self.plugins = plugins
+        self.pluginList = PluginList(ordered: Self.ordered(plugins, []))
         self.errorPayloadLimit = errorPayloadLimit
         self.responseLimit = responseLimit
         self.line = line
@@ -88,7 +93,7 @@ public struct RequestExecutor: Sendable {
         accessToken: (() -> String?)? = nil,
         credentials: (any CredentialRecovery)? = nil
     ) async throws -> Request.Response {
-        try await response(for: request, baseURL: baseURL, accessToken: accessToken, credentials: credentials).value
+        try await perform(request, baseURL: baseURL, credentials: provider(accessToken, credentials), measures: false).value
     }
 
     /// Sends `request` and returns the decoded value with its response and metrics.
@@ -98,8 +103,18 @@ public struct RequestExecutor: Sendable {
         accessToken: (() -> String?)? = nil,
         credentials: (any CredentialRecovery)? = nil
     ) async throws -> NetworkResponse<Request.Response> {
-        let provider = BearerTokenCredentials(token: CallerIsolated(accessToken), recovery: credentials)
-        return try await response(for: request, baseURL: baseURL, credentials: provider)
+        try await response(for: request, baseURL: baseURL, credentials: provider(accessToken, credentials))
+    }
+
+    /// EKNetwork's credential: `accessToken` read on the caller's actor (the one `send` runs on), renewed by
+    /// `recovery`.
+    private func provider(
+        _ accessToken: (() -> String?)?,
+        _ recovery: (any CredentialRecovery)?,
+        isolation: isolated (any Actor)? = #isolation
+    ) -> any CredentialProvider {
+        if accessToken == nil, recovery == nil { return BearerTokenCredentials.none }
+        return BearerTokenCredentials(token: CallerIsolated(accessToken, isolation: isolation), recovery: recovery)
     }
 
     /// Sends `request` with a credential of your own (an OAuth `Authenticator`, a signing key) and returns the
@@ -109,6 +124,18 @@ public struct RequestExecutor: Sendable {
         baseURL: URL,
         credentials: any CredentialProvider
     ) async throws -> NetworkResponse<Request.Response> {
+        let outcome = try await perform(request, baseURL: baseURL, credentials: credentials, measures: true)
+        return NetworkResponse(value: outcome.value, received: outcome.received, origin: outcome.received.origin, metrics: outcome.metrics!)
+    }
+
+    /// The road of `send` and `response`: build, the stages, decode. `measures`: whether the caller wants the
+    /// metrics; when neither it nor a plugin does, the request ends without them.
+    nonisolated(nonsending) private func perform<Request: Endpoint>(
+        _ request: Request,
+        baseURL: URL,
+        credentials: any CredentialProvider,
+        measures: Bool
+    ) async throws -> (value: Request.Response, received: ReceivedResponse, metrics: RequestMetrics?) {
         let built: TransportRequest
         do {
             built = try builder.makeRequest(request, baseURL: baseURL)
@@ -116,13 +143,13 @@ public struct RequestExecutor: Sendable {
             throw presentation.present(error)
         }
         let state = RequestState(isStreaming: false)
-        let plugins = Self.ordered(self.plugins, request.plugins)
+        let plugins = pluginList(adding: request.plugins)
         let mayRepeat = request.allowsRetry && built.isReplayable && RetryPolicy.allowsRepeating(
             method: built.method,
             declaredIdempotent: request.isIdempotent,
             hasIdempotencyKey: built.value(forHeader: "Idempotency-Key") != nil
         )
-        let chain = stages(
+        let road = stages(
             state: state,
             plugins: plugins,
             timeout: request.timeout ?? defaultTimeout,
@@ -133,15 +160,16 @@ public struct RequestExecutor: Sendable {
             body: .collect(responseLimit: responseLimit, errorLimit: errorPayloadLimit)
         )
         do {
-            let exchange = try await chain.run(built)
+            let exchange = try await road.run(built)
             let received = exchange.received
             let value = try decode(request, received)
             built.progress?.markFinished()
+            guard measures || plugins.any(.didSucceed) else { return (value, received, nil) }
             let metrics = state.finish()
-            for plugin in plugins {
+            for plugin in plugins.taking(.didSucceed) {
                 await plugin.didFinish(exchange.request, result: .success(received), metrics: metrics)
             }
-            return NetworkResponse(value: value, received: received, origin: received.origin, metrics: metrics)
+            return (value, received, metrics)
         } catch {
             throw await fail(built, with: error, state: state, plugins: plugins)
         }
@@ -177,8 +205,8 @@ public struct RequestExecutor: Sendable {
         }
         built.progress = nil
         let state = RequestState(isStreaming: true)
-        let plugins = Self.ordered(self.plugins, request.plugins)
-        let chain = stages(
+        let plugins = pluginList(adding: request.plugins)
+        let road = stages(
             state: state,
             plugins: plugins,
             timeout: request.timeout ?? defaultTimeout,
@@ -189,9 +217,9 @@ public struct RequestExecutor: Sendable {
             body: .stream(errorLimit: errorPayloadLimit)
         )
         do {
-            let exchange = try await chain.run(built)
+            let exchange = try await road.run(built)
             let metrics = state.finish()
-            for plugin in plugins {
+            for plugin in plugins.taking(.didSucceed) {
                 await plugin.didFinish(exchange.request, result: .success(exchange.received), metrics: metrics)
             }
             return (exchange.response, metrics)
@@ -203,36 +231,34 @@ public struct RequestExecutor: Sendable {
     /// The one road, outermost first.
     private func stages(
         state: RequestState,
-        plugins: [any Plugin],
+        plugins: PluginList,
         timeout: Duration?,
         retryPolicy: RetryPolicy?,
         credentials: any CredentialProvider,
         allowsRenewal: Bool,
         errorDecoder: CallerIsolated<((Data) -> (any Error)?)?>,
         body: BodyStage.Mode
-    ) -> StageChain {
-        var stages: [any RequestStage] = []
-        if let timeout { stages.append(DeadlineStage(deadline: state.metrics.start + timeout)) }
-        if !plugins.isEmpty { stages.append(PreparationStage(plugins: plugins, state: state)) }
+    ) -> Road {
+        var retry: RetryStage?
         if let retryPolicy, retryPolicy.maxRetryCount > 0 {
-            stages.append(RetryStage(policy: retryPolicy, state: state, clock: clock, randomUnit: randomUnit, presentation: presentation))
+            retry = RetryStage(policy: retryPolicy, state: state, clock: clock, randomUnit: randomUnit, presentation: presentation)
         }
-        if let line { stages.append(LineStage(line: line)) }
-        stages.append(CredentialStage(credentials: credentials, allowsRenewal: allowsRenewal, state: state))
-        stages.append(StatusCheckStage(errorDecoder: errorDecoder))
-        stages.append(PluginAttemptStage(plugins: plugins, state: state))
-        stages.append(BodyStage(mode: body, state: state))
-        let transport = self.transport
-        return StageChain(stages) { request in
-            try Task.checkCancellation()
-            let response = try await transport.send(request)
-            state.recordHead(at: response.headReceivedAt)
-            return Exchange(request: request, response: response)
-        }
+        return Road(
+            deadline: timeout.map { DeadlineStage(deadline: state.start + $0) },
+            preparation: plugins.any(.prepare) ? PreparationStage(plugins: plugins, state: state) : nil,
+            retry: retry,
+            line: line,
+            credential: CredentialStage(credentials: credentials, allowsRenewal: allowsRenewal, state: state),
+            statusCheck: StatusCheckStage(errorDecoder: errorDecoder),
+            attempt: PluginAttemptStage(plugins: plugins, state: state),
+            body: BodyStage(mode: body, state: state),
+            transport: transport,
+            state: state
+        )
     }
 
     /// Ends a failed request: the caller's error, progress, and the plugins' `wasCancelled` / `didFinish`.
-    private func fail(_ built: TransportRequest, with error: any Error, state: RequestState, plugins: [any Plugin]) async -> any Error {
+    private func fail(_ built: TransportRequest, with error: any Error, state: RequestState, plugins: PluginList) async -> any Error {
         let cancelled = error is CancellationError || Task.isCancelled
         let visible: any Error = switch error {
         case _ where cancelled: CancellationError()
@@ -244,9 +270,10 @@ public struct RequestExecutor: Sendable {
         let metrics = state.finish()
         let request = (error as? ResponseFailure)?.exchange.request ?? built
         let result: Result<ReceivedResponse, any Error> = .failure(visible)
-        for plugin in plugins {
-            if cancelled { await plugin.wasCancelled(request, metrics: metrics) }
-            await plugin.didFinish(request, result: result, metrics: metrics)
+        for (index, plugin) in plugins.plugins.enumerated() {
+            let hooks = plugins.hooks(at: index)
+            if cancelled, hooks.contains(.wasCancelled) { await plugin.wasCancelled(request, metrics: metrics) }
+            if hooks.contains(.didFail) { await plugin.didFinish(request, result: result, metrics: metrics) }
         }
         return presentation.present(visible)
     }
@@ -254,6 +281,12 @@ public struct RequestExecutor: Sendable {
     private func decode<Request: Endpoint>(_ request: Request, _ received: ReceivedResponse) throws -> Request.Response {
         let decoder = request.allowsResponseDecoderOverride ? responseDecoderProvider?() : nil
         return try request.decode(received, decoder: decoder)
+    }
+
+    /// The engine's plugins with the request's own, in order with their hooks: worked out once per engine for the
+    /// requests that bring none.
+    private func pluginList(adding own: [any Plugin]) -> PluginList {
+        own.isEmpty ? pluginList : PluginList(ordered: Self.ordered(plugins, own))
     }
 
     /// The engine's plugins, then the request's: higher priority first; equal priorities keep their order (the

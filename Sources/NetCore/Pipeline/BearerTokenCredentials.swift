@@ -9,9 +9,17 @@ package struct BearerTokenCredentials: CredentialProvider {
         self.recovery = recovery
     }
 
+    /// No token and no renewal, boxed once: a provider this size would otherwise be boxed for every request.
+    package static let none: any CredentialProvider = BearerTokenCredentials(
+        token: CallerIsolated<(() -> String?)?>(nil, isolation: nil), recovery: nil
+    )
+
+    /// Whether there is no token closure: then nothing is read, and no attempt goes to the caller's actor for it.
+    package var hasNoToken: Bool { token.isNone() }
+
     /// Reads the token on the caller's actor; `nil` or empty sends no header.
     package func authorize(_ request: inout TransportRequest) async throws {
-        guard let token = await token.read({ $0?() }), !token.isEmpty else { return }
+        guard !hasNoToken, let token = await token.read({ $0?() }), !token.isEmpty else { return }
         try request.setHeader("Authorization", "Bearer \(token)")
     }
 }

@@ -30,3 +30,10 @@ package struct CallerIsolated<Value>: @unchecked Sendable {
         body(box.value)
     }
 }
+
+extension CallerIsolated {
+    /// Whether the value is `nil`: known when the value is formed, so it needs no trip to the caller's actor.
+    package func isNone<Wrapped>() -> Bool where Value == Wrapped? {
+        value == nil
+    }
+}

@@ -1,30 +1,95 @@
-/// The rest of the road after a stage: the stages inside it, then the transport.
-package typealias StageNext = @Sendable (TransportRequest) async throws -> Exchange
+/// The rest of the road after a stage: the stages inside it, then the transport. It runs on the executor of the
+/// stage that calls it (the generic one: ``Road/run(_:)`` hops there once for the whole road).
+package typealias StageNext = nonisolated(nonsending) @Sendable (TransportRequest) async throws -> Exchange
 
 /// One step of a request's road: the deadline, retries, the held line, the credential, the status check,
 /// the plugins' per-attempt hooks, the body. A stage may change the request, call `next` more than once, or
 /// turn the exchange into an error.
 package protocol RequestStage: Sendable {
-    func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange
+    nonisolated(nonsending) func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange
 }
 
-/// Stages around a final step, outermost first: the one road `send` and `stream` take.
-package struct StageChain: Sendable {
-    package let stages: [any RequestStage]
-    package let terminal: StageNext
+/// The stages of one request around the transport, outermost first: the one road `send` and `stream` take.
+///
+/// ```
+/// deadline ▶ prepare ▶ retry ▶ held line ▶ credential ▶ [status check] ▶ plugins ▶ [body] ▶ transport
+/// ```
+///
+/// The road is a fixed sequence whose optional stages are absent rather than a list of stages: each stage calls the
+/// next one directly (no existential box per stage, no array, no heap closure per request); a stage with nothing to
+/// do for the request (no credential, no plugin hook) is passed over; the status check and the body, which only
+/// act before or after the rest, are checks around it rather than stages of their own; and the road changes
+/// executor once, when it is entered, rather than at every stage. That was most of what the engine cost per request.
+package struct Road: Sendable {
+    /// Ends the request with a timeout past its deadline.
+    package var deadline: DeadlineStage?
+    /// The plugins' `prepare`, once.
+    package var preparation: PreparationStage?
+    /// Retries after transient failures.
+    package var retry: RetryStage?
+    /// Requests wait here while it is held (a refresh, a migration), before the credential is read.
+    package var line: HoldTheLine?
+    /// The credential, renewed on 401.
+    package var credential: CredentialStage
+    /// A status that is not 2xx becomes an error.
+    package var statusCheck: StatusCheckStage
+    /// The plugins' per-attempt hooks (and the attempt count).
+    package var attempt: PluginAttemptStage
+    /// Reads the body.
+    package var body: BodyStage
+    /// Where the request goes.
+    package let transport: any HTTPTransport
+    /// The request's shared state.
+    package let state: RequestState
 
-    package init(_ stages: [any RequestStage], terminal: @escaping StageNext) {
-        self.stages = stages
-        self.terminal = terminal
+    private enum Step {
+        case deadline, preparation, retry, line, credential, statusCheck, attempt, body
     }
 
+    /// Sends `request` down the road, on the generic executor (the caller may be an actor, such as the main
+    /// actor: the road never runs there).
+    @concurrent
     package func run(_ request: TransportRequest) async throws -> Exchange {
-        try await run(request, from: stages[...])
+        try await run(request, from: .deadline)
     }
 
-    private func run(_ request: TransportRequest, from remaining: ArraySlice<any RequestStage>) async throws -> Exchange {
-        guard let stage = remaining.first else { return try await terminal(request) }
-        let rest = remaining.dropFirst()
-        return try await stage.run(request) { next in try await self.run(next, from: rest) }
+    /// The road from `step` on.
+    nonisolated(nonsending) private func run(_ request: TransportRequest, from step: Step) async throws -> Exchange {
+        switch step {
+        case .deadline:
+            if let deadline { return try await deadline.run(request) { try await self.run($0, from: .preparation) } }
+            fallthrough
+        case .preparation:
+            if let preparation { return try await preparation.run(request) { try await self.run($0, from: .retry) } }
+            fallthrough
+        case .retry:
+            if let retry { return try await retry.run(request) { try await self.run($0, from: .line) } }
+            fallthrough
+        case .line:
+            if let line { try await line.waitUntilOpen() }
+            fallthrough
+        case .credential:
+            if !credential.passes(request) {
+                return try await credential.run(request) { try await self.run($0, from: .statusCheck) }
+            }
+            fallthrough
+        case .statusCheck:
+            let exchange = try await run(request, from: .attempt)
+            try await statusCheck.check(exchange)
+            return exchange
+        case .attempt:
+            if !attempt.isEmpty { return try await attempt.run(request) { try await self.run($0, from: .body) } }
+            state.countAttempt(sending: request.bodyLength)
+            fallthrough
+        case .body:
+            var request = request
+            body.prepare(&request)
+            try Task.checkCancellation()
+            let response = try await transport.send(request)
+            state.recordHead(at: response.headReceivedAt)
+            var exchange = Exchange(request: request, response: response)
+            try await body.read(&exchange)
+            return exchange
+        }
     }
 }

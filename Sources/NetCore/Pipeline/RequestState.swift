@@ -12,6 +12,8 @@ package final class RequestState: Sendable {
     package let number: UInt64
     /// Whether the request is a `stream`.
     package let isStreaming: Bool
+    /// When the request started (``RequestMetrics/start``), readable without the lock.
+    package let start: ContinuousClock.Instant
     private let values: Mutex<Values>
 
     private static let counter = Atomic<UInt64>(0)
@@ -19,15 +21,14 @@ package final class RequestState: Sendable {
     package init(isStreaming: Bool) {
         self.number = Self.counter.add(1, ordering: .relaxed).newValue
         self.isStreaming = isStreaming
-        self.values = Mutex(Values(metrics: RequestMetrics()))
+        let metrics = RequestMetrics()
+        self.start = metrics.start
+        self.values = Mutex(Values(metrics: metrics))
     }
-
-    /// The metrics so far.
-    package var metrics: RequestMetrics { values.withLock { $0.metrics } }
 
     /// The context of `prepare`.
     package var preparationContext: PluginContext {
-        PluginContext(requestNumber: number, attempt: 0, reason: .initial, isStreaming: isStreaming, startedAt: metrics.start)
+        PluginContext(requestNumber: number, attempt: 0, reason: .initial, isStreaming: isStreaming, startedAt: start)
     }
 
     /// Counts a new attempt of `bytes` body bytes and returns its context.
@@ -38,6 +39,15 @@ package final class RequestState: Sendable {
             let reason = values.nextReason
             values.nextReason = .initial
             return PluginContext(requestNumber: number, attempt: values.metrics.attempts, reason: reason, isStreaming: isStreaming)
+        }
+    }
+
+    /// Counts a new attempt of `bytes` body bytes that no plugin hook will see.
+    package func countAttempt(sending bytes: Int64?) {
+        values.withLock { values in
+            values.metrics.attempts += 1
+            values.metrics.bytesSent += bytes ?? 0
+            values.nextReason = .initial
         }
     }
 

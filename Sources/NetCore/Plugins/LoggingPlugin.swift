@@ -96,3 +96,17 @@ public struct LoggingPlugin: Plugin {
         return "\(tenths / 10).\(abs(tenths % 10))"
     }
 }
+
+extension LoggingPlugin: SelectivePlugin {
+    /// Only the hooks that can write at the logger's level: at the default (`error`) that is a failure's
+    /// `didFinish` alone, and a request that succeeds makes no call to the plugin at all.
+    package var hooks: PluginHooks {
+        var hooks: PluginHooks = []
+        // Retries and renewals are written at `info`, every attempt at `debug`.
+        if logger.isEnabled(.info) { hooks.insert(.willSend) }
+        if logger.isEnabled(.debug) { hooks.insert(.didReceive) }
+        if logger.isEnabled(.notice) { hooks.insert(.wasCancelled) }
+        if logger.isEnabled(.error) { hooks.insert(.didFail) }
+        return hooks
+    }
+}

@@ -10,7 +10,7 @@ import Foundation
 /// (cut there, marked truncated). For `stream`: a 2xx body is left for the caller; any other body is drained up to
 /// the limit, and one byte more is ``StreamingError/errorPayloadTooLarge(limitBytes:)``. A 401's body is never
 /// read: the credential stage answers it by renewing, or it becomes ``NetworkError/unauthorized``.
-package struct BodyStage: RequestStage {
+package struct BodyStage: Sendable {
     package enum Mode: Sendable {
         case collect(responseLimit: Int, errorLimit: Int)
         case stream(errorLimit: Int)
@@ -19,16 +19,18 @@ package struct BodyStage: RequestStage {
     package let mode: Mode
     package let state: RequestState
 
-    package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
-        var request = request
-        // Tells the transport that the body is gathered here anyway, and how much of it is kept.
+    /// Tells the transport that the body is gathered here anyway, and how much of it is kept.
+    package func prepare(_ request: inout TransportRequest) {
         if case .collect(let responseLimit, let errorLimit) = mode {
             request.wholeBody = WholeBodyLimits(success: responseLimit, failure: errorLimit)
         }
-        var exchange = try await next(request)
+    }
+
+    /// Reads what must be read of the body of the exchange the transport returned.
+    nonisolated(nonsending) package func read(_ exchange: inout Exchange) async throws {
         let response = exchange.response
         let status = response.statusCode
-        guard status != 401 else { return exchange }
+        guard status != 401 else { return }
         switch mode {
         case .collect(let responseLimit, let errorLimit):
             if (200..<300).contains(status) {
@@ -40,12 +42,11 @@ package struct BodyStage: RequestStage {
                 exchange.isTruncated = truncated
             }
         case .stream(let errorLimit):
-            guard !(200..<300).contains(status) else { return exchange }
+            guard !(200..<300).contains(status) else { return }
             let (data, truncated) = try await response.body.collectPrefix(upTo: errorLimit)
             if truncated { throw StreamingError.errorPayloadTooLarge(limitBytes: errorLimit) }
             exchange.data = data
         }
         state.recordReceived(exchange.data?.count ?? 0)
-        return exchange
     }
 }

@@ -7,15 +7,37 @@ package struct CredentialStage: RequestStage {
     package let credentials: any CredentialProvider
     package let allowsRenewal: Bool
     package let state: RequestState
+    /// EKNetwork's credential without an `accessToken`: there is never anything to put on a request.
+    private let isTokenless: Bool
 
-    package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
+    package init(credentials: any CredentialProvider, allowsRenewal: Bool, state: RequestState) {
+        self.credentials = credentials
+        self.allowsRenewal = allowsRenewal
+        self.state = state
+        self.isTokenless = (credentials as? BearerTokenCredentials)?.hasNoToken == true
+    }
+
+    /// Whether the stage has nothing to do for `request`: no credential to put on it, none to renew (EKNetwork's
+    /// `accessToken` and `tokenRefresher` both left out, or the request's own `Authorization`).
+    package func passes(_ request: TransportRequest) -> Bool {
+        if isTokenless, credentials.recovery == nil { return true }
+        let plan = plan(for: request)
+        return !plan.authorizes && plan.recovery == nil
+    }
+
+    private func plan(for request: TransportRequest) -> (authorizes: Bool, recovery: (any CredentialRecovery)?) {
         let ownAuthorization = request.value(forHeader: "Authorization") != nil
         let recovery = ownAuthorization || !allowsRenewal || !request.isReplayable ? nil : credentials.recovery
+        return (!ownAuthorization && !isTokenless, recovery)
+    }
+
+    nonisolated(nonsending) package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
+        let (authorizes, recovery) = plan(for: request)
         var renewed = false
         while true {
             let generation = await recovery?.generation() ?? 0
             var outgoing = request
-            if !ownAuthorization { try await credentials.authorize(&outgoing) }
+            if authorizes { try await credentials.authorize(&outgoing) }
             do {
                 return try await next(outgoing)
             } catch let failure as ResponseFailure where credentials.isRejection(failure.head) {

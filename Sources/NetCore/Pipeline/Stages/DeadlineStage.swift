@@ -10,7 +10,7 @@ package struct DeadlineStage: RequestStage {
         self.deadline = deadline
     }
 
-    package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
+    nonisolated(nonsending) package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
         let deadline = self.deadline
         // The group waits for both children before it returns, so `next` never outlives this call.
         return try await withoutActuallyEscaping(next) { next in
@@ -18,7 +18,7 @@ package struct DeadlineStage: RequestStage {
         }
     }
 
-    private func race(_ request: TransportRequest, next: @escaping StageNext, deadline: ContinuousClock.Instant) async throws -> Exchange {
+    nonisolated(nonsending) private func race(_ request: TransportRequest, next: @escaping StageNext, deadline: ContinuousClock.Instant) async throws -> Exchange {
         try await withThrowingTaskGroup(of: Exchange?.self) { group in
             group.addTask { try await next(request) }
             group.addTask {

@@ -1,12 +1,12 @@
 /// Runs every plugin's `prepare`, once per request, before the first attempt.
 package struct PreparationStage: RequestStage {
-    package let plugins: [any Plugin]
+    package let plugins: PluginList
     package let state: RequestState
 
-    package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
+    nonisolated(nonsending) package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
         var prepared = request
         let context = state.preparationContext
-        for plugin in plugins {
+        for plugin in plugins.taking(.prepare) {
             prepared = try await plugin.prepare(prepared, context: context)
         }
         return try await next(prepared)

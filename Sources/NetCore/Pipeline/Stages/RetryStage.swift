@@ -14,7 +14,7 @@ package struct RetryStage: RequestStage {
     /// How the caller will see an error (a custom `shouldRetry` judges that).
     package let presentation: ErrorPresentation
 
-    package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
+    nonisolated(nonsending) package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
         var retry = 0
         while true {
             do {

@@ -1,0 +1,72 @@
+/// The hooks a plugin takes part in.
+///
+/// Every hook call is an async call through an existential, made per request (and per attempt) whether the plugin
+/// does anything in it or not: for a plugin that does nothing in most of them, such as the logging every
+/// `NetworkManager` runs, those empty calls are a good part of what the engine costs. NetKit's own plugins say
+/// which hooks they need (``SelectivePlugin``); any other plugin takes part in all of them.
+package struct PluginHooks: OptionSet, Sendable {
+    package let rawValue: UInt8
+
+    package init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    package static let prepare = PluginHooks(rawValue: 1 << 0)
+    package static let willSend = PluginHooks(rawValue: 1 << 1)
+    package static let didReceive = PluginHooks(rawValue: 1 << 2)
+    package static let verify = PluginHooks(rawValue: 1 << 3)
+    /// `didFinish` with a success.
+    package static let didSucceed = PluginHooks(rawValue: 1 << 4)
+    /// `didFinish` with a failure.
+    package static let didFail = PluginHooks(rawValue: 1 << 5)
+    package static let wasCancelled = PluginHooks(rawValue: 1 << 6)
+
+    package static let all: PluginHooks = [.prepare, .willSend, .didReceive, .verify, .didSucceed, .didFail, .wasCancelled]
+}
+
+/// A plugin of NetKit's own that says which hooks it needs; the engine calls no other.
+package protocol SelectivePlugin: Plugin {
+    /// The hooks that may do something. A value, fixed for the plugin's life.
+    var hooks: PluginHooks { get }
+}
+
+/// The plugins of one request in the order their hooks run, each with the hooks it takes part in.
+package struct PluginList: Sendable {
+    /// The plugins, higher priority first.
+    package let plugins: [any Plugin]
+    /// The hooks of each plugin, at the same index.
+    private let hooks: [PluginHooks]
+    /// Every hook some plugin takes part in.
+    package let union: PluginHooks
+
+    /// No plugins.
+    package static let empty = PluginList(ordered: [])
+
+    /// `plugins`, already in order.
+    package init(ordered plugins: [any Plugin]) {
+        self.plugins = plugins
+        var union: PluginHooks = []
+        hooks = plugins.map { plugin in
+            let hooks = (plugin as? any SelectivePlugin)?.hooks ?? .all
+            union.formUnion(hooks)
+            return hooks
+        }
+        self.union = union
+    }
+
+    /// Whether some plugin takes part in `hook`.
+    package func any(_ hook: PluginHooks) -> Bool {
+        union.contains(hook)
+    }
+
+    /// The hooks of the plugin at `index` in ``plugins``.
+    package func hooks(at index: Int) -> PluginHooks {
+        hooks[index]
+    }
+
+    /// The plugins that take part in `hook`, in order.
+    package func taking(_ hook: PluginHooks) -> some Sequence<any Plugin> {
+        let plugins = self.plugins, hooks = self.hooks
+        return plugins.indices.lazy.filter { hooks[$0].contains(hook) }.map { plugins[$0] }
+    }
+}
