@@ -104,15 +104,9 @@ enum HeadConversion {
         return (method, false)
     }
 
-    /// The host of an authority (`api.example.com:8443` → `api.example.com`, `[::1]:80` → `::1`), for error
-    /// messages; computed only when something failed.
+    /// The host of an authority, for error messages; computed only when something failed.
     static func host(ofAuthority authority: String) -> String {
-        var host = Substring(authority)
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
-            return String(host[host.index(after: host.startIndex)..<close])
-        }
-        if let colon = host.lastIndex(of: ":") { host = host[..<colon] }
-        return String(host)
+        NetCore.HTTPRequestHead.host(ofAuthority: authority)
     }
 }
 #endif

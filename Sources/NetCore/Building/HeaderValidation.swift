@@ -7,12 +7,10 @@
 package enum HeaderValidation {
     /// `true` when `name` is a non-empty RFC 9110 token.
     package static func isValidName(_ name: String) -> Bool {
-        var utf8 = name.utf8
-        if let valid = utf8.withContiguousStorageIfAvailable({ !$0.isEmpty && $0.allSatisfy(isTokenByte) }) {
+        if let valid = name.utf8.withContiguousStorageIfAvailable({ !$0.isEmpty && $0.allSatisfy(isTokenByte) }) {
             return valid
         }
-        utf8 = name.utf8
-        return !utf8.isEmpty && utf8.allSatisfy(isTokenByte)
+        return !name.utf8.isEmpty && name.utf8.allSatisfy(isTokenByte)
     }
 
     /// `true` when `value` holds no CR, LF or NUL.
@@ -65,7 +63,8 @@ package enum HeaderValidation {
         byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") || byte == 0
     }
 
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
+    /// Whether `byte` may stand in an RFC 9110 token (a header name, a cookie name).
+    package static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             true

@@ -71,7 +71,10 @@ public struct HTTPRequestHead: Sendable, Hashable {
     }
 
     /// The host, without port (and without the brackets of an IPv6 address).
-    public var host: String {
+    public var host: String { Self.host(ofAuthority: authority) }
+
+    /// The host of an authority: `api.example.com:8443` → `api.example.com`, `[::1]:80` → `::1`.
+    package static func host(ofAuthority authority: String) -> String {
         var host = Substring(authority)
         if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
             return String(host[host.index(after: host.startIndex)..<close])

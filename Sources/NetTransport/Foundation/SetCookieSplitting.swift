@@ -1,3 +1,5 @@
+import NetCore
+
 /// Splits a `Set-Cookie` value that a stack joined from several fields (`a=1; Path=/, b=2`) back into one value per
 /// cookie. Pure, tested without I/O.
 ///
@@ -25,7 +27,7 @@ enum SetCookieSplitting {
         var index = position
         while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
         let nameStart = index
-        while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
+        while index < bytes.count, HeaderValidation.isTokenByte(bytes[index]) { index += 1 }
         return index > nameStart && index < bytes.count && bytes[index] == UInt8(ascii: "=")
     }
 
@@ -34,14 +36,5 @@ enum SetCookieSplitting {
         while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { slice = slice.dropFirst() }
         while let last = slice.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { slice = slice.dropLast() }
         if !slice.isEmpty { cookies.append(String(decoding: slice, as: UTF8.self)) }
-    }
-
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 }

@@ -21,21 +21,9 @@ extension URLRequest {
         }
         let fields = request.head.headerFields
         guard !fields.isEmpty else { return }
-        var headers: [String: String] = [:]
-        headers.reserveCapacity(fields.count)
-        // Names are matched case-insensitively: URLSession would merge `accept` and `Accept` anyway.
-        var spellings: [String: String] = [:]
-        for field in fields {
-            let key = HeaderValidation.lowercased(field.name)
-            if let spelling = spellings[key] {
-                headers[spelling, default: ""] += (key == "cookie" ? "; " : ", ") + field.value
-            } else {
-                spellings[key] = field.name
-                headers[field.name] = field.value
-            }
-        }
-        // Assigned at once: on Linux every setValue copies the request and compares each name through NSString.
-        allHTTPHeaderFields = headers
+        // One entry per name, repeats joined (`HTTPHeaderFields.dictionary`), assigned at once: on Linux every
+        // setValue copies the request and compares each name through NSString.
+        allHTTPHeaderFields = fields.dictionary
     }
 }
 
