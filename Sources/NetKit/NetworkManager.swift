@@ -34,6 +34,15 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         var requestTimeout: Duration? {
             didSet { executors = nil }
         }
+        var responseCache: ResponseCache? {
+            didSet { executors = nil }
+        }
+        var cookieJar: CookieJar? {
+            didSet { executors = nil }
+        }
+        var coalescesIdenticalRequests = false {
+            didSet { executors = nil }
+        }
         var plugins: [any Plugin] = [] {
             didSet { stack = plugins + [logging] }
         }
@@ -237,6 +246,27 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         set { settings.withLock { $0.requestTimeout = newValue } }
     }
 
+    /// Answers and revalidates GET and HEAD requests of `send` from memory (RFC 9111), the same on every transport;
+    /// `nil` (the default): every request goes to the network.
+    public var responseCache: ResponseCache? {
+        get { settings.withLock { $0.responseCache } }
+        set { settings.withLock { $0.responseCache = newValue } }
+    }
+
+    /// Stores every `Set-Cookie` and sends `Cookie` on later requests to matching hosts and paths (RFC 6265), the
+    /// same on every transport; `nil` (the default): NetKit keeps no cookies.
+    public var cookieJar: CookieJar? {
+        get { settings.withLock { $0.cookieJar } }
+        set { settings.withLock { $0.cookieJar = newValue } }
+    }
+
+    /// Whether identical GET and HEAD requests in flight at once (same URL, headers and credentials) share one
+    /// network call; each caller still gets its own value. Off by default.
+    public var coalescesIdenticalRequests: Bool {
+        get { settings.withLock { $0.coalescesIdenticalRequests } }
+        set { settings.withLock { $0.coalescesIdenticalRequests = newValue } }
+    }
+
     /// Plugins that take part in every request (`send` and `stream`), before each request's own `plugins`
     /// of the same priority.
     public var plugins: [any Plugin] {
@@ -370,6 +400,9 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
             line: requestLine,
             defaultTimeout: settings.requestTimeout
         )
+        executor.responseCache = settings.responseCache
+        executor.cookieJar = settings.cookieJar
+        executor.coalescesIdenticalRequests = settings.coalescesIdenticalRequests
         executor.presentation = Self.presentation
         return executor
     }

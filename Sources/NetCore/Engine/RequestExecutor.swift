@@ -43,6 +43,13 @@ public struct RequestExecutor: Sendable {
     public var clock: any Clock<Duration>
     /// A number in `0..<1` for each jittered retry wait (a test can pass a fixed one).
     public var randomUnit: @Sendable () -> Double
+    /// Answers and revalidates `send`'s GET and HEAD requests from memory (RFC 9111); `nil` (the default): no cache.
+    public var responseCache: ResponseCache?
+    /// Stores every response's `Set-Cookie` and sends `Cookie` on later requests (RFC 6265); `nil` (the default):
+    /// no cookies are kept.
+    public var cookieJar: CookieJar?
+    /// Whether identical GET and HEAD requests of `send` in flight at once share one network call. Off by default.
+    public var coalescesIdenticalRequests = false
     /// How the caller sees the errors the engine ends with (a facade may speak other types).
     package var presentation = ErrorPresentation.native
 
