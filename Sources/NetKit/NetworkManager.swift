@@ -43,6 +43,26 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         var coalescesIdenticalRequests = false {
             didSet { executors = nil }
         }
+        var errorModel: (any (Decodable & Error).Type)? {
+            didSet { executors = nil }
+        }
+        var decodesErrorModelOnSuccess = false {
+            didSet { executors = nil }
+        }
+        /// `nil` until set or first read: an engine without defaults binds none per request.
+        var defaultEncoder: JSONEncoder? {
+            didSet { executors = nil }
+        }
+        var defaultDecoder: JSONDecoder? {
+            didSet { executors = nil }
+        }
+        var defaultRetryPolicy: RetryPolicy? {
+            didSet { executors = nil }
+        }
+        var defaultHeaders: [String: String] {
+            get { builder.defaultHeaders }
+            set { builder.defaultHeaders = newValue }
+        }
         var plugins: [any Plugin] = [] {
             didSet { stack = plugins + [logging] }
         }
@@ -50,14 +70,14 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
             didSet { stack = plugins + [logging] }
         }
         var userAgentConfiguration: UserAgentConfiguration? {
-            didSet { builder = RequestBuilder(userAgent: userAgentConfiguration?.generateUserAgentString()) }
+            didSet { builder.userAgent = userAgentConfiguration?.generateUserAgentString() }
         }
         /// Every request's plugins, assembled once per change rather than per request: the user's, then logging
         /// (which runs last anyway: it logs requests as the others left them).
         private(set) var stack: [any Plugin] {
             didSet { executors = nil }
         }
-        /// The builder with the `User-Agent` header value, built once per configuration.
+        /// The builder with the `User-Agent` header value and the default headers, built once per configuration.
         private(set) var builder = RequestBuilder() {
             didSet { executors = nil }
         }
@@ -182,6 +202,74 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         self.init(baseURL: { baseURL }, transport: transport, plugins: plugins)
     }
 
+    /// Creates a manager with every setting of `configuration`: MicroClient's way of building a client.
+    ///
+    /// ```swift
+    /// var configuration = NetworkConfiguration(baseURL: URL(string: "https://api.example.com")!)
+    /// configuration.defaultHeaders = ["X-Client": "ios"]
+    /// let manager = NetworkManager(configuration: configuration)
+    /// ```
+    ///
+    /// The manager sends and streams through `configuration.transport`. Its settings stay settable one by one
+    /// afterwards; ``configuration`` reads them back as one value.
+    public convenience init(configuration: NetworkConfiguration) {
+        let baseURL = configuration.baseURL
+        self.init(
+            baseURL: { baseURL },
+            transport: configuration.transport,
+            streamingTransport: configuration.transport,
+            plugins: configuration.plugins,
+            userAgentConfiguration: configuration.userAgentConfiguration,
+            tokenRefreshPolicy: configuration.tokenRefreshPolicy
+        )
+        settings.withLock { settings in
+            settings.logging = configuration.logging
+            settings.defaultEncoder = configuration.defaultEncoder
+            settings.defaultDecoder = configuration.defaultDecoder
+            settings.defaultHeaders = configuration.defaultHeaders
+            settings.defaultRetryPolicy = configuration.retryPolicy
+            settings.requestTimeout = configuration.timeout
+            settings.responseSizeLimit = max(0, configuration.responseSizeLimit)
+            settings.errorPayloadLimit = max(0, configuration.errorPayloadLimit)
+            settings.holdsRequestsDuringRefresh = configuration.holdsRequestsDuringRefresh
+            settings.responseCache = configuration.responseCache
+            settings.cookieJar = configuration.cookieJar
+            settings.coalescesIdenticalRequests = configuration.coalescesIdenticalRequests
+            settings.errorModel = configuration.errorModel
+            settings.decodesErrorModelOnSuccess = configuration.decodesErrorModelOnSuccess
+        }
+        tokenRefresher = configuration.tokenRefresher
+    }
+
+    /// The manager's settings as one value: the base URL as ``baseURL`` returns it now, the transport `send` uses,
+    /// and every other setting as it stands. Building a manager from it gives one that behaves the same (and shares
+    /// this one's transport, coders, cache, cookie jar and token refresher, which are references).
+    public var configuration: NetworkConfiguration {
+        var configuration = NetworkConfiguration(baseURL: baseURL())
+        configuration.transport = transport
+        configuration.defaultEncoder = defaultEncoder
+        configuration.defaultDecoder = defaultDecoder
+        configuration.tokenRefresher = tokenRefresher
+        settings.withLock { settings in
+            configuration.defaultHeaders = settings.defaultHeaders
+            configuration.plugins = settings.plugins
+            configuration.retryPolicy = settings.defaultRetryPolicy
+            configuration.timeout = settings.requestTimeout
+            configuration.responseSizeLimit = settings.responseSizeLimit
+            configuration.errorPayloadLimit = settings.errorPayloadLimit
+            configuration.userAgentConfiguration = settings.userAgentConfiguration
+            configuration.logging = settings.logging
+            configuration.tokenRefreshPolicy = settings.refreshPolicy
+            configuration.holdsRequestsDuringRefresh = settings.holdsRequestsDuringRefresh
+            configuration.responseCache = settings.responseCache
+            configuration.cookieJar = settings.cookieJar
+            configuration.coalescesIdenticalRequests = settings.coalescesIdenticalRequests
+            configuration.errorModel = settings.errorModel
+            configuration.decodesErrorModelOnSuccess = settings.decodesErrorModelOnSuccess
+        }
+        return configuration
+    }
+
     /// Refreshes the token on 401; concurrent 401s share one refresh. Setting it starts a new refresh history.
     public var tokenRefresher: (any TokenRefreshProvider)? {
         get { settings.withLock { $0.refresher?.provider } }
@@ -246,7 +334,7 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         set { settings.withLock { $0.requestTimeout = newValue } }
     }
 
-    /// Answers and revalidates GET and HEAD requests of `send` from memory (RFC 9111), the same on every transport;
+    /// Answers and revalidates the GET requests of `send` from memory (RFC 9111), the same on every transport;
     /// `nil` (the default): every request goes to the network.
     public var responseCache: ResponseCache? {
         get { settings.withLock { $0.responseCache } }
@@ -265,6 +353,64 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     public var coalescesIdenticalRequests: Bool {
         get { settings.withLock { $0.coalescesIdenticalRequests } }
         set { settings.withLock { $0.coalescesIdenticalRequests = newValue } }
+    }
+
+    /// The type of the error object the server sends with a failure, for requests that name no `errorModel` of
+    /// their own (NetworkKit's `errorProcessorType`): a non-2xx body that decodes as it throws ``ServerError``, one
+    /// that does not throws ``HTTPError``. `nil` (the default): none.
+    public var errorModel: (any (Decodable & Error).Type)? {
+        get { settings.withLock { $0.errorModel } }
+        set { settings.withLock { $0.errorModel = newValue } }
+    }
+
+    /// Whether every request's 2xx body is first tried as its error model, for servers that answer 200 with an error
+    /// object: one that decodes as it throws ``ServerError``. Off by default; a request can ask for it alone.
+    public var decodesErrorModelOnSuccess: Bool {
+        get { settings.withLock { $0.decodesErrorModelOnSuccess } }
+        set { settings.withLock { $0.decodesErrorModelOnSuccess = newValue } }
+    }
+
+    /// Headers sent with every request that does not set the same name itself (case-insensitively). A default
+    /// `Accept` or `User-Agent` replaces NetKit's; `Content-Type` always comes from the request. An invalid name or
+    /// value fails every request with ``NetworkError/invalidHeader(name:)`` before anything is sent. None by default.
+    public var defaultHeaders: [String: String] {
+        get { settings.withLock { $0.defaultHeaders } }
+        set { settings.withLock { $0.defaultHeaders = newValue } }
+    }
+
+    /// Encodes the JSON bodies of requests that do not implement `jsonEncoder`: a plain `JSONEncoder` until you set
+    /// one. The instance is kept, so `manager.defaultEncoder.dateEncodingStrategy = .iso8601` applies too.
+    public var defaultEncoder: JSONEncoder {
+        get {
+            settings.withLock { settings in
+                if let encoder = settings.defaultEncoder { return encoder }
+                let encoder = JSONEncoder()
+                settings.defaultEncoder = encoder
+                return encoder
+            }
+        }
+        set { settings.withLock { $0.defaultEncoder = newValue } }
+    }
+
+    /// Decodes the JSON responses of requests that do not implement `jsonDecoder`: a plain `JSONDecoder` until you
+    /// set one. ``responseDecoderProvider`` still comes first for the requests that allow it (see
+    /// ``Endpoint/jsonDecoder``). The instance is kept, so `manager.defaultDecoder.keyDecodingStrategy = …` applies too.
+    public var defaultDecoder: JSONDecoder {
+        get {
+            settings.withLock { settings in
+                if let decoder = settings.defaultDecoder { return decoder }
+                let decoder = JSONDecoder()
+                settings.defaultDecoder = decoder
+                return decoder
+            }
+        }
+        set { settings.withLock { $0.defaultDecoder = newValue } }
+    }
+
+    /// How requests that do not implement `retryPolicy` retry failed attempts; `nil` (the default): they do not.
+    public var defaultRetryPolicy: RetryPolicy? {
+        get { settings.withLock { $0.defaultRetryPolicy } }
+        set { settings.withLock { $0.defaultRetryPolicy = newValue } }
     }
 
     /// Plugins that take part in every request (`send` and `stream`), before each request's own `plugins`
@@ -302,8 +448,8 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     /// - Parameter accessToken: Read before every attempt; a non-empty token goes out as `Authorization: Bearer`
     ///   unless the request sets its own `Authorization`.
     /// - Throws: ``NetworkError`` for invalid requests (before anything is sent) and 401s that cannot be
-    ///   recovered, the request's `errorDecoder` result or ``HTTPError`` for other failed statuses,
-    ///   `DecodingError`, transport failures as `URLError`, as EKNetwork reports them (`URLError(.timedOut)` past
+    ///   recovered, the request's `errorDecoder` result, its error model's ``ServerError`` or ``HTTPError`` for other
+    ///   failed statuses, `DecodingError` or ``ResponseDecodingError``, transport failures as `URLError`, as EKNetwork reports them (`URLError(.timedOut)` past
     ///   the request's timeout; NetKit's ``TransportError`` beneath, without the failing URL), a plugin's error, and
     ///   `CancellationError` when the calling task is cancelled.
     ///
@@ -403,6 +549,11 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         executor.responseCache = settings.responseCache
         executor.cookieJar = settings.cookieJar
         executor.coalescesIdenticalRequests = settings.coalescesIdenticalRequests
+        executor.errorModel = settings.errorModel
+        executor.decodesErrorModelOnSuccess = settings.decodesErrorModelOnSuccess
+        executor.defaultEncoder = settings.defaultEncoder
+        executor.defaultDecoder = settings.defaultDecoder
+        executor.defaultRetryPolicy = settings.defaultRetryPolicy
         executor.presentation = Self.presentation
         return executor
     }

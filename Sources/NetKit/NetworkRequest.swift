@@ -26,6 +26,39 @@ import Synchronization
 ///
 /// Declare `typealias Response` explicitly: the defaults for ``EmptyResponse`` and ``StatusCodeResponse`` are
 /// chosen by the type the compiler sees, and an inferred one can pick the wrong default.
+///
+/// ## Response kinds
+///
+/// The default `decodeResponse` decodes by the kind of `Response`; none of these needs an override:
+///
+/// | `Response` | what you get | an empty body |
+/// | --- | --- | --- |
+/// | a `Decodable` type | JSON decoded with `jsonDecoder` (or the manager's `responseDecoderProvider`) | `emptyResponseHandler`, else ``NetworkError/emptyResponse`` |
+/// | ``JSONValue`` | any JSON, untyped | the same |
+/// | `Data` | the body's bytes | `Data()` |
+/// | `String` | the text, in the charset of `Content-Type` (UTF-8 when it names none) | `""` |
+/// | ``EmptyResponse`` | nothing: the status says it all | ``EmptyResponse`` |
+/// | ``StatusCodeResponse`` | the status code and headers | the same |
+/// | `ImageResponse` (Apple platforms) | the bytes, checked to be an image, and its `UIImage`/`NSImage` | ``ResponseDecodingError/notAnImage(contentType:)`` |
+///
+/// ```swift
+/// struct Readme: NetworkRequest {
+///     typealias Response = String
+///     var path: String { "/README.md" }
+///     var method: HTTPMethod { .get }
+/// }
+///
+/// struct ListUsers: NetworkRequest {        // {"data": {"users": [...]}}
+///     typealias Response = [User]
+///     var path: String { "/users" }
+///     var method: HTTPMethod { .get }
+///     var responseKeyPath: [String]? { ["data", "users"] }
+/// }
+/// ```
+///
+/// Text that is not valid in its charset throws ``ResponseDecodingError/undecodableText(charset:)``; a key path
+/// member that is absent, ``ResponseDecodingError/missingKey(key:path:)``. A server's error objects decode into
+/// your own type with ``Endpoint/errorModel`` (thrown as ``ServerError``).
 public protocol NetworkRequest: Endpoint {
     /// A multipart form to upload; exclusive with `body`. Defaults to `nil`.
     var multipartData: MultipartFormData? { get }
@@ -33,10 +66,11 @@ public protocol NetworkRequest: Endpoint {
     /// (``EmptyResponse`` and ``StatusCodeResponse`` provide one).
     var emptyResponseHandler: ((HTTPURLResponse) throws -> Response)? { get }
 
-    /// Decodes a successful response. The default handles empty bodies and JSON.
+    /// Decodes a successful response. The default decodes by the kind of `Response` (see "Response kinds" above):
+    /// JSON at `responseKeyPath` or whole, `Data`, `String`, and empty bodies.
     func decodeResponse(data: Data, response: URLResponse) throws -> Response
     /// Decodes a successful response with a decoder chosen by the manager (its `responseDecoderProvider`).
-    /// The default treats empty bodies like ``decodeResponse(data:response:)`` and decodes JSON with `decoder`.
+    /// The default decodes like ``decodeResponse(data:response:)``, JSON with `decoder`.
     func decodeResponse(data: Data, response: URLResponse, decoder: JSONDecoder) throws -> Response
 }
 
@@ -46,8 +80,8 @@ extension NetworkRequest {
     /// An empty body throws ``NetworkError/emptyResponse``.
     public var emptyResponseHandler: ((HTTPURLResponse) throws -> Response)? { nil }
 
-    /// An empty body goes to `emptyResponseHandler` (or throws ``NetworkError/emptyResponse``); anything else
-    /// is decoded as JSON with `jsonDecoder`.
+    /// By the kind of `Response`, JSON with `jsonDecoder`: an empty body goes to `emptyResponseHandler` when there is
+    /// one; otherwise it is `Data()` or `""` for those kinds and throws ``NetworkError/emptyResponse`` for JSON.
     public func decodeResponse(data: Data, response: URLResponse) throws -> Response {
         DefaultDecoding.note(.json, plain: true, in: Self.self, response: response)
         return try decodeResponse(data: data, response: response, decoder: jsonDecoder)
@@ -56,12 +90,17 @@ extension NetworkRequest {
     /// The default decoding with a given decoder: what `NetworkManager` uses for its global decoder.
     public func decodeResponse(data: Data, response: URLResponse, decoder: JSONDecoder) throws -> Response {
         DefaultDecoding.note(.json, plain: false, in: Self.self, response: response)
-        if data.isEmpty {
-            guard let handler = emptyResponseHandler else { throw NetworkError.emptyResponse }
+        if data.isEmpty, let handler = emptyResponseHandler {
             guard let response = response as? HTTPURLResponse else { throw NetworkError.invalidResponse }
             return try handler(response)
         }
-        return try decoder.decode(Response.self, from: data)
+        return try ResponseDecoding.decode(
+            Response.self,
+            body: data,
+            contentType: (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"),
+            keyPath: responseKeyPath,
+            decoder: decoder
+        )
     }
 
     /// `body`, or the ``multipartData`` form (never both).
@@ -116,18 +155,18 @@ extension NetworkRequest {
         }
     }
 
-    /// What the JSON default `decodeResponse` does, without the `HTTPURLResponse` it reads only for an empty body.
+    /// What the default `decodeResponse` does, without the `HTTPURLResponse` it reads only for an empty body's
+    /// `emptyResponseHandler`: every kind (JSON, key path, `Data`, `String`) takes this road.
     private func decodeAsDefault(_ response: ReceivedResponse, decoder: JSONDecoder) throws -> Response {
         // The response a caller built without a URL could not become an `HTTPURLResponse`: it stays refused.
         if case .url(nil) = response.origin { throw NetworkError.invalidResponse }
-        guard let data = response.body, !data.isEmpty else {
-            guard let handler = emptyResponseHandler else { throw NetworkError.emptyResponse }
+        if response.body?.isEmpty ?? true, let handler = emptyResponseHandler {
             guard let url = response.url, let head = HTTPURLResponse(response.head, url: url) else {
                 throw NetworkError.invalidResponse
             }
             return try handler(head)
         }
-        return try decoder.decode(Response.self, from: data)
+        return try ResponseDecoding.decode(Response.self, from: response, keyPath: responseKeyPath, decoder: decoder)
     }
 }
 

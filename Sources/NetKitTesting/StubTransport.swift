@@ -6,14 +6,29 @@ import Foundation
 import NetCore
 import Synchronization
 
-/// A transport for your tests: it answers from a script, records every request, and can fail or wait.
+/// A transport for your tests: it answers from stubs that match conditions, from a script or from a closure,
+/// records every request, and can fail or wait.
+///
+/// Stubs match a request by conditions (``StubCondition``: method, path, host, query item, header, a regular
+/// expression on the URL, a closure of your own), all of which must hold; the first stub registered that matches
+/// answers. A request no stub matches goes to the script or closure the stub was created with, if any; otherwise
+/// it is kept in ``unmatchedRequests`` and fails with ``NoMatchingStub``, which names its method and its URL
+/// (query values redacted).
 ///
 /// ```swift
-/// let stub = StubTransport(replies: [.status(503), .json(#"{"id":1}"#)])
-/// let manager = NetworkManager(baseURL: URL(string: "https://api.test")!, transport: stub)
+/// let stub = StubTransport()
+/// stub.stub(.method(.get), .path("/v1/users/1"), reply: .json(#"{"id":1,"name":"ann"}"#))
+/// stub.stub(.method(.delete), reply: .failure(.timedOut))
+/// let manager = NetworkManager(baseURL: URL(string: "https://api.test/v1")!, transport: stub)
 /// let user = try await manager.send(GetUser(), accessToken: nil)
-/// #expect(stub.requests.count == 2)
+/// #expect(stub.unmatchedRequests.isEmpty)
 /// ```
+///
+/// By order, as before: `StubTransport(replies: [.status(503), .json(#"{"id":1}"#)])`.
+///
+/// Delays (``Reply/delayed(by:)``) are slept on the clock you give (`StubTransport(clock:)`; by default the
+/// continuous clock), so a test can pass one that does not sleep; a ``StubGate`` (``Reply/held(by:)``) holds
+/// replies until the test opens it, and tells the test when requests have arrived.
 public final class StubTransport: HTTPTransport {
     /// What the stub answers to one request.
     public struct Reply: Sendable {
@@ -29,6 +44,10 @@ public final class StubTransport: HTTPTransport {
         public var error: (any Error)?
         /// An error that ends the body after the chunks, as a dropped connection would.
         public var bodyError: (any Error)?
+        /// Header fields sent after ``headers``, in order, repeated names kept (several `Set-Cookie`).
+        public var additionalHeaders: [(name: String, value: String)] = []
+        /// Holds the reply, after its ``delay``, until the gate opens.
+        public var gate: StubGate?
 
         /// Creates a reply.
         public init(
@@ -68,11 +87,33 @@ public final class StubTransport: HTTPTransport {
             Reply(error: error)
         }
 
-        /// This reply after `delay` of simulated latency.
+        /// This reply after `delay` of simulated latency, slept on the stub's clock.
         public func delayed(by delay: Duration) -> Reply {
             var copy = self
             copy.delay = delay
             return copy
+        }
+    }
+
+    /// No stub matched a request, and the stub has no script or closure to fall back on.
+    public struct NoMatchingStub: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The request's method.
+        public let method: HTTPMethod
+        /// The request's URL, query values redacted.
+        public let url: String
+        /// The number of stubs registered when the request arrived.
+        public let stubCount: Int
+
+        /// Creates the error.
+        public init(method: HTTPMethod, url: String, stubCount: Int) {
+            self.method = method
+            self.url = url
+            self.stubCount = stubCount
+        }
+
+        /// A sentence naming the request that no stub matched.
+        public var description: String {
+            "No stub matched \(method.rawValue) \(url) (\(stubCount) stub\(stubCount == 1 ? "" : "s") registered)."
         }
     }
 
@@ -104,15 +145,29 @@ public final class StubTransport: HTTPTransport {
         }
     }
 
-    private let handler: @Sendable (TransportRequest, Int) async throws -> Reply
+    /// What answers a request no stub matches.
+    private let fallback: (@Sendable (TransportRequest, Int) async throws -> Reply)?
+    private let clock: any Clock<Duration>
     private let recorded = Mutex<[RecordedRequest]>([])
+    private let registry = Mutex<(stubs: [Stub], matches: [Int], unmatched: [RecordedRequest], fallbacks: Int)>(([], [], [], 0))
 
-    /// A stub that computes each reply; the `Int` is the request's 0-based position.
-    public init(_ handler: @escaping @Sendable (TransportRequest, Int) async throws -> Reply) {
-        self.handler = handler
+    /// A stub that answers from the stubs you register (``stub(_:reply:)``, ``add(_:)``) and fails requests none
+    /// matches with ``NoMatchingStub``.
+    /// - Parameter clock: What reply delays are slept on (a test can pass one that does not sleep).
+    public init(clock: any Clock<Duration> = ContinuousClock()) {
+        self.fallback = nil
+        self.clock = clock
     }
 
-    /// A stub that answers with `replies` in order, then throws ``ScriptExhausted``.
+    /// A stub that computes each reply no registered stub answers; the `Int` is the request's 0-based position
+    /// among those (among all requests, when no stub is registered).
+    public init(_ handler: @escaping @Sendable (TransportRequest, Int) async throws -> Reply) {
+        self.fallback = handler
+        self.clock = ContinuousClock()
+    }
+
+    /// A stub that answers requests no registered stub answers with `replies` in order, then throws
+    /// ``ScriptExhausted``.
     public convenience init(replies: [Reply]) {
         self.init { _, index in
             guard index < replies.count else { throw ScriptExhausted(replies: replies.count) }
@@ -126,18 +181,58 @@ public final class StubTransport: HTTPTransport {
     /// The number of requests received so far.
     public var requestCount: Int { recorded.withLock { $0.count } }
 
-    /// Records `request` and answers with the script's reply.
-    /// - Throws: the reply's error; ``NetworkError/invalidHeader(name:)`` for reply headers a server could not send.
+    /// The requests no stub matched (and no script or closure answered), in order.
+    public var unmatchedRequests: [RecordedRequest] { registry.withLock { $0.unmatched } }
+
+    // MARK: Stubs
+
+    /// Registers `stub`, after the stubs registered before it (the first that matches a request answers it).
+    public func add(_ stub: Stub) {
+        registry.withLock { registry in
+            registry.stubs.append(stub)
+            registry.matches.append(0)
+        }
+    }
+
+    /// Registers a stub that answers every request meeting all of `conditions` (every request, when there are
+    /// none) with `reply`.
+    public func stub(_ conditions: StubCondition..., reply: Reply) {
+        add(Stub(conditions, reply: reply))
+    }
+
+    /// Registers a stub that answers the requests meeting all of `conditions` with `replies` in order, the last
+    /// one again once the others are used.
+    public func stub(_ conditions: StubCondition..., replies: [Reply]) {
+        add(Stub(conditions, replies: replies))
+    }
+
+    /// Removes every registered stub (what requests they matched stays recorded).
+    public func removeAllStubs() {
+        registry.withLock { registry in
+            registry.stubs.removeAll()
+            registry.matches.removeAll()
+        }
+    }
+
+    /// The number of requests each registered stub has answered, in registration order.
+    public var matchCounts: [Int] { registry.withLock { $0.matches } }
+
+    // MARK: Sending
+
+    /// Records `request` and answers with the first matching stub's reply, else the script's or closure's.
+    /// - Throws: the reply's error; ``NoMatchingStub`` for a request nothing answers;
+    ///   ``NetCore/NetworkError/invalidHeader(name:)`` for reply headers a server could not send.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let body = try Self.read(request.body)
-        let index = recorded.withLock { requests in
-            requests.append(RecordedRequest(head: request.head, body: body, hasBody: request.body != nil))
-            return requests.count - 1
-        }
-        let reply = try await handler(request, index)
-        if let delay = reply.delay { try await Task.sleep(for: delay) }
+        let recordedRequest = RecordedRequest(head: request.head, body: body, hasBody: request.body != nil)
+        recorded.withLock { $0.append(recordedRequest) }
+        let reply = try await reply(to: request, recordedRequest)
+        if let delay = reply.delay { try await clock.sleep(for: delay) }
+        if let gate = reply.gate { try await gate.pass() }
         if let error = reply.error { throw error }
-        let head = HTTPResponseHead(statusCode: reply.status, headerFields: try HTTPHeaderFields(reply.headers))
+        var fields = try HTTPHeaderFields(reply.headers)
+        for (name, value) in reply.additionalHeaders { try fields.addValue(value, for: name) }
+        let head = HTTPResponseHead(statusCode: reply.status, headerFields: fields)
         if request.body != nil { request.progress?.reportSent(Int64(body.count), of: Int64(body.count)) }
         let received = Int64(reply.chunks.reduce(0) { $0 + $1.count })
         request.progress?.reportReceived(received, of: received)
@@ -146,6 +241,29 @@ public final class StubTransport: HTTPTransport {
             continuation.finish(throwing: reply.bodyError)
         }
         return TransportResponse(head: head, body: ResponseBody(stream))
+    }
+
+    /// The reply of the first stub that matches, else of the fallback, else ``NoMatchingStub``.
+    private func reply(to request: TransportRequest, _ recorded: RecordedRequest) async throws -> Reply {
+        let stubs = registry.withLock { $0.stubs }
+        if let position = stubs.firstIndex(where: { $0.matches(recorded) }) {
+            let count = registry.withLock { registry -> Int in
+                // Stubs removed meanwhile leave the count alone.
+                guard position < registry.matches.count else { return 0 }
+                defer { registry.matches[position] += 1 }
+                return registry.matches[position]
+            }
+            return try await stubs[position].reply(to: recorded, count)
+        }
+        if let fallback {
+            let position = registry.withLock { registry in
+                defer { registry.fallbacks += 1 }
+                return registry.fallbacks
+            }
+            return try await fallback(request, position)
+        }
+        registry.withLock { $0.unmatched.append(recorded) }
+        throw NoMatchingStub(method: request.method, url: LogRedaction.target(request.head), stubCount: stubs.count)
     }
 
     private static func read(_ body: UploadSource?) throws -> Data {

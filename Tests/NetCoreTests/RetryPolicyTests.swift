@@ -32,26 +32,54 @@ struct RetryPolicyTests {
         for error in refused { #expect(!RetryPolicy.isTransient(error), "\(error)") }
     }
 
-    @Test("full jitter: each wait lies between 0 and the backoff, which grows by the multiplier up to the cap")
+    @Test("jitter spreads each wait above the backoff, which grows by the multiplier up to the cap")
     func jitterBounds() {
-        let policy = RetryPolicy(maxRetryCount: 4, delay: 1, backoffMultiplier: 3, maxDelay: 5)
+        let policy = RetryPolicy(maxRetryCount: 4, delay: 1, backoffMultiplier: 3, maxDelay: 5, jitter: .full)
         let error = TransportError(.timedOut)
-        let caps: [TimeInterval] = [1, 3, 5, 5]
-        for (index, cap) in caps.enumerated() {
-            #expect(policy.delay(beforeRetry: index + 1, after: error, randomUnit: 0) == 0)
-            #expect(policy.delay(beforeRetry: index + 1, after: error, randomUnit: 0.5) == cap / 2)
+        let backoffs: [TimeInterval] = [1, 3, 9, 27]
+        for (index, backoff) in backoffs.enumerated() {
+            #expect(policy.delay(beforeRetry: index + 1, after: error, randomUnit: 0) == min(5, backoff))
+            #expect(policy.delay(beforeRetry: index + 1, after: error, randomUnit: 0.5) == min(5, backoff * 1.5))
             let highest = policy.delay(beforeRetry: index + 1, after: error, randomUnit: 0.999_999) ?? .infinity
-            #expect(highest < cap && highest > cap * 0.999)
+            #expect(highest <= min(5, backoff * 2) && highest >= min(5, backoff * 1.999))
         }
-        // Drawn with the real random source, every wait stays within its bound.
+        // Drawn with the real random source, every wait stays between the backoff and the cap.
         for _ in 0..<1000 {
-            let wait = policy.delay(beforeRetry: 3, after: error) ?? -1
-            #expect(wait >= 0 && wait < 5)
+            let wait = policy.delay(beforeRetry: 2, after: error) ?? -1
+            #expect(wait >= 3 && wait <= 5)
         }
         #expect(policy.delay(beforeRetry: 5, after: error) == nil)
         #expect(RetryPolicy().delay(beforeRetry: 1, after: error) == nil)
         let steady = RetryPolicy(maxRetryCount: 2, delay: 2, jitter: .none)
-        #expect(steady.delay(beforeRetry: 2, after: error, randomUnit: 0) == 4)
+        #expect(steady.delay(beforeRetry: 2, after: error, randomUnit: 0.9) == 4)
+        // The default spreads up to half the backoff above it.
+        let standard = RetryPolicy(maxRetryCount: 1, delay: 2)
+        #expect(standard.jitter == .proportional(0.5))
+        #expect(standard.delay(beforeRetry: 1, after: error, randomUnit: 0.5) == 2.5)
+    }
+
+    @Test("delay is the least wait before every retry, whatever the random draw (EKNetwork's promise)")
+    func delayIsTheLeastWait() {
+        let error = TransportError(.connectionLost)
+        let units = (0..<1000).map { Double($0) / 1000 } + [0.999_999_999, 1, -1, 2]
+        let policies = [
+            RetryPolicy(maxRetryCount: 2, delay: 0.5),
+            RetryPolicy(maxRetryCount: 2, delay: 0.5, jitter: .full),
+            RetryPolicy(maxRetryCount: 2, delay: 0.5, jitter: .proportional(-3)),
+            RetryPolicy(maxRetryCount: 2, delay: 0.5, maxDelay: 0.1),
+            RetryPolicy(maxRetryCount: 2, delay: 0.5, backoffMultiplier: 0.1),
+            RetryPolicy(maxRetryCount: 2, delay: 0.5) { _ in true },
+        ]
+        for policy in policies {
+            for retry in 1...2 {
+                for unit in units {
+                    let wait = policy.delay(beforeRetry: retry, after: error, randomUnit: unit) ?? -1
+                    #expect(wait >= 0.5, "retry \(retry), unit \(unit): \(wait)")
+                }
+            }
+        }
+        // A cap below the delay keeps every wait at the delay.
+        #expect(RetryPolicy(maxRetryCount: 2, delay: 0.5, maxDelay: 0.1).delay(beforeRetry: 2, after: error, randomUnit: 0.9) == 0.5)
     }
 
     @Test("Retry-After in seconds or as an HTTP date replaces the backoff; too long ends the retries")

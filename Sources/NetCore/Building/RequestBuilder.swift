@@ -8,7 +8,8 @@ import Synchronization
 /// Turns an ``Endpoint`` into a ``TransportRequest``: the one request builder `send` and `stream` share.
 ///
 /// Every check happens here, before a byte is sent: the path, the headers, the body kinds. Requests go out
-/// with `Accept: application/json` unless they set their own `Accept`, as EKNetwork sends them.
+/// with `Accept: application/json` unless they set their own `Accept` (or a default header names one), as
+/// EKNetwork sends them.
 ///
 /// The body decides its framing: a body of known size goes out with that `Content-Length` (set by the
 /// transport), a stream of unknown size chunked. A request may repeat the right `Content-Length` but not
@@ -22,17 +23,40 @@ public struct RequestBuilder: Sendable {
     /// How long each attempt may wait without a byte moving; `nil` leaves the transport's own idle timeout in
     /// charge (URLSession's `timeoutIntervalForRequest`, AsyncHTTPClient's read timeout).
     public var idleTimeout: Duration?
+    /// Headers sent with every request that does not set the same name itself (in `headers` or `headerFields`,
+    /// compared case-insensitively); they are sent in name order, after the request's own. A default `Accept` or
+    /// `User-Agent` replaces NetKit's; a default `Authorization` counts as the request's own, so no bearer token
+    /// replaces it. `Content-Type` always comes from the request (its body's or its `contentType`). A name or value
+    /// with CR, LF or NUL, a `Transfer-Encoding`, or a `Content-Length` that is not the body's fails every request
+    /// with ``NetworkError/invalidHeader(name:)`` before anything is sent.
+    public var defaultHeaders: [String: String] = [:] {
+        didSet { defaultFields = Self.fields(of: defaultHeaders) }
+    }
     /// The `User-Agent` field, checked once rather than per request.
     private var userAgentField: HTTPHeaderField?
+    /// ``defaultHeaders`` in name order, checked once rather than per request: the fields, or the error of the
+    /// first invalid one.
+    private var defaultFields: Result<[HTTPHeaderField], NetworkError> = .success([])
     /// The last base URL taken apart, shared by the builder's copies: requests mostly go under one base URL, and
     /// reading its parts out of a `URL` costs more than comparing two `URL`s.
     private let baseTargets = BaseTargetCache()
 
     /// Creates a builder.
-    public init(userAgent: String? = nil, idleTimeout: Duration? = nil) {
+    public init(userAgent: String? = nil, idleTimeout: Duration? = nil, defaultHeaders: [String: String] = [:]) {
         self.userAgent = userAgent
         self.idleTimeout = idleTimeout
         self.userAgentField = userAgent.flatMap { try? HTTPHeaderField(name: "User-Agent", value: $0) }
+        self.defaultHeaders = defaultHeaders
+        self.defaultFields = Self.fields(of: defaultHeaders)
+    }
+
+    /// `headers` as checked fields in name order, or the error of the first invalid one.
+    private static func fields(of headers: [String: String]) -> Result<[HTTPHeaderField], NetworkError> {
+        Result { () throws(NetworkError) in
+            try headers.sorted { $0.key < $1.key }.map { (header) throws(NetworkError) -> HTTPHeaderField in
+                try HTTPHeaderField(name: header.key, value: header.value)
+            }
+        }
     }
 
     private static let acceptJSON = HTTPHeaderField(uncheckedName: "Accept", value: "application/json")
@@ -46,7 +70,11 @@ public struct RequestBuilder: Sendable {
     public func makeRequest<Request: Endpoint>(_ request: Request, baseURL: URL) throws -> TransportRequest {
         let requestBody = try request.makeBody()
         var head = try RequestURLBuilder.target(
-            base: baseTargets.target(of: baseURL), path: request.path, query: request.queryParameters, method: request.method
+            base: baseTargets.target(of: request.baseURL ?? baseURL),
+            path: request.path,
+            query: request.queryParameters,
+            queryItems: request.queryItems,
+            method: request.method
         )
 
         let body: UploadSource? = try requestBody.map { try Self.source(of: $0, encoder: request.jsonEncoder) }
@@ -56,7 +84,8 @@ public struct RequestBuilder: Sendable {
         var fields = HTTPHeaderFields()
         let extra = request.headers
         let ownFields = try request.headerFields
-        fields.reserveCapacity(4 + (extra?.count ?? 0) + ownFields.count)
+        let defaults = try defaultFields.get()
+        fields.reserveCapacity(4 + (extra?.count ?? 0) + ownFields.count + defaults.count)
         let contentType = requestBody?.contentType ?? request.contentType
         // The name is a token already: only the value needs the check.
         guard HeaderValidation.isValidValue(contentType) else { throw NetworkError.invalidHeader(name: "Content-Type") }
@@ -73,6 +102,10 @@ public struct RequestBuilder: Sendable {
                 fields.removeValues(for: field.name)
             }
             for field in ownFields { fields.append(field) }
+        }
+        for field in defaults {
+            try Self.checkFraming(name: field.name, value: field.value, bodyLength: bodyLength)
+            if !fields.contains(field.name) { fields.append(field) }
         }
         // EKNetwork sends JSON's Accept unless the request names its own.
         if !fields.contains("Accept") { fields.append(Self.acceptJSON) }

@@ -4,24 +4,31 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Joins a base URL, a request path and query parameters into the target a request is sent to.
+/// Joins a base URL, a request path, query parameters and query items into the target a request is sent to.
 ///
 /// Pure and deterministic. The path is judged segment by segment: `..` is refused also when percent-encoded
 /// (`%2e%2e`) or double-encoded (`%252e%252e`), while a name such as `report..pdf` is fine. The base URL's
-/// own query is kept and the request's parameters follow it, sorted by name.
+/// own query is kept; the request's parameters follow it, sorted by name, then its query items in their own order,
+/// repeated names included. Every name and value is percent-encoded (RFC 3986's unreserved set stays as it is), so
+/// no text is refused and none can end a pair early or start a fragment.
 public enum RequestURLBuilder {
-    /// The URL for `path` and `query` under `base`.
+    /// The URL for `path`, `query` and `queryItems` under `base`.
     /// - Throws: ``NetworkError/invalidURL`` for a base URL without scheme or host, or a path that traverses,
     ///   names a scheme, carries a query or fragment, or holds control characters or backslashes.
-    public static func url(base: URL, path: String, query: [String: String]?) throws(NetworkError) -> URL {
-        guard let url = try target(base: base, path: path, query: query).url else { throw .invalidURL }
+    public static func url(
+        base: URL, path: String, query: [String: String]?, queryItems: [URLQueryItem]? = nil
+    ) throws(NetworkError) -> URL {
+        guard let url = try target(base: base, path: path, query: query, queryItems: queryItems).url else { throw .invalidURL }
         return url
     }
 
-    /// The request target for `path` and `query` under `base`, as parts that go on the wire: no URL is parsed.
-    /// - Throws: as ``url(base:path:query:)``.
-    public static func target(base: URL, path: String, query: [String: String]?, method: HTTPMethod = .get) throws(NetworkError) -> HTTPRequestHead {
-        try target(base: baseTarget(of: base), path: path, query: query, method: method)
+    /// The request target for `path`, `query` and `queryItems` under `base`, as parts that go on the wire: no URL
+    /// is parsed.
+    /// - Throws: as ``url(base:path:query:queryItems:)``.
+    public static func target(
+        base: URL, path: String, query: [String: String]?, queryItems: [URLQueryItem]? = nil, method: HTTPMethod = .get
+    ) throws(NetworkError) -> HTTPRequestHead {
+        try target(base: baseTarget(of: base), path: path, query: query, queryItems: queryItems, method: method)
     }
 
     /// A base URL taken apart (see ``HTTPRequestHead/target(of:)``), its scheme and authority checked.
@@ -42,6 +49,7 @@ public enum RequestURLBuilder {
         base baseTarget: BaseTarget,
         path: String,
         query: [String: String]?,
+        queryItems: [URLQueryItem]? = nil,
         method: HTTPMethod
     ) throws(NetworkError) -> HTTPRequestHead {
         try validate(path: path)
@@ -53,7 +61,11 @@ public enum RequestURLBuilder {
         }
         var joined = join(basePath, PercentEncoding.encodePath(path))
         if joined.isEmpty { joined = "/" }
-        let extra = query.flatMap { $0.isEmpty ? nil : FormURLEncoding.encode($0) }
+        var extra = query.flatMap { $0.isEmpty ? nil : FormURLEncoding.encode($0) }
+        if let queryItems, !queryItems.isEmpty {
+            let items = encode(queryItems)
+            extra = extra.map { $0 + "&" + items } ?? items
+        }
         if !existingQuery.isEmpty || extra != nil {
             joined += "?"
             joined += existingQuery
@@ -64,6 +76,20 @@ public enum RequestURLBuilder {
         return HTTPRequestHead(
             uncheckedMethod: method, scheme: baseTarget.scheme, authority: baseTarget.authority, path: joined, headerFields: HTTPHeaderFields()
         )
+    }
+
+    /// `items` as `name=value` pairs joined by `&`, in their order; an item without a value is its name alone.
+    static func encode(_ items: [URLQueryItem]) -> String {
+        var encoded = ""
+        for (index, item) in items.enumerated() {
+            if index > 0 { encoded += "&" }
+            encoded += PercentEncoding.encodeComponent(item.name)
+            if let value = item.value {
+                encoded += "="
+                encoded += PercentEncoding.encodeComponent(value)
+            }
+        }
+        return encoded
     }
 
     /// Throws unless `path` is a plain relative or absolute path that stays under the base URL.

@@ -1,12 +1,102 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Synchronization
 
 /// An HTTP cache (RFC 9111) kept in memory, opt-in: `manager.responseCache = ResponseCache(maximumBytes: 8 << 20)`.
+///
+/// The engine asks it about every `send` of a `GET` (not `stream`, and not a request that is already conditional
+/// or asks for a range). The same on every transport, Linux included, since it sits in the engine, not in the
+/// transport:
+///
+/// ```swift
+/// let manager = NetworkManager(baseURL: URL(string: "https://api.example.com")!)
+/// manager.responseCache = ResponseCache(maximumBytes: 8 << 20)
+/// let first = try await manager.send(GetUser(id: 1), accessToken: nil)   // 200 with ETag: stored
+/// let again = try await manager.send(GetUser(id: 1), accessToken: nil)   // If-None-Match → 304: the stored body
+/// ```
+///
+/// - A fresh stored response (`Cache-Control: max-age`, or `Expires`) answers without the network. A stale one,
+///   or one marked `no-cache`, is validated with `If-None-Match` (its `ETag`) and `If-Modified-Since` (its
+///   `Last-Modified`); a 304 then reaches the caller as the stored 200 with the 304's updated header fields, and
+///   the entry starts a new freshness. A response without explicit freshness is stale at once (no heuristic
+///   freshness), so with a validator it costs one conditional request each time and no body.
+/// - Honoured: `no-store` and `no-cache` (request and response), `max-age` (both), `must-revalidate`,
+///   `max-stale`, `min-fresh` and `only-if-cached` (request: a 504 when nothing stored may answer), `Expires`,
+///   `Age`, `Date`, and `Pragma: no-cache` on a request without `Cache-Control`. `private` responses are stored:
+///   this cache belongs to one client; `s-maxage` is for shared caches and is ignored.
+/// - `Vary`: a stored response answers only requests whose fields it names carry the same values; `Vary: *`
+///   is never stored.
+/// - A response is never shared between different `Authorization` values: it answers only requests with the
+///   same one (or, like its request, none).
+/// - Stored: complete 200, 203 and 204 responses to `GET` that can be validated or are fresh for a while, without
+///   their `Set-Cookie` fields (the cookie jar had them when they arrived). A successful `POST`, `PUT`, `PATCH` or
+///   `DELETE` removes what is stored for its URL.
+/// - Bounded: at most ``maximumBytes`` of bodies and header fields; storing past it removes the least recently
+///   used responses first, and a response larger than the bound is not stored.
+///
+/// Token values and bodies stay in memory only, for as long as the cache lives; ``removeAll()`` forgets them (at
+/// sign-out, say).
 public final class ResponseCache: Sendable {
-    /// The most bytes of stored bodies and headers kept; the least recently used entries go first.
+    /// The most bytes of stored bodies and header fields kept; the least recently used entries go first.
     public let maximumBytes: Int
+    private let entries: Mutex<CacheStore>
+    /// The wall-clock time: `Date` and `Expires` are wall-clock dates (a test passes a clock it moves itself).
+    private let clock: @Sendable () -> Date
 
-    /// Creates an empty cache holding at most `maximumBytes`.
-    public init(maximumBytes: Int) {
+    /// Creates an empty cache holding at most `maximumBytes` (a negative bound counts as 0: nothing is stored).
+    public convenience init(maximumBytes: Int) {
+        self.init(maximumBytes: maximumBytes, now: { Date() })
+    }
+
+    /// Creates an empty cache that reads the time from `now`.
+    package init(maximumBytes: Int, now: @escaping @Sendable () -> Date) {
         self.maximumBytes = max(0, maximumBytes)
+        self.entries = Mutex(CacheStore(maximumBytes: maximumBytes))
+        self.clock = now
+    }
+
+    /// The bytes the stored responses hold now: bodies, header fields, and the request values kept to match them.
+    public var currentBytes: Int { entries.withLock { $0.currentBytes } }
+
+    /// The number of stored responses.
+    public var count: Int { entries.withLock { $0.count } }
+
+    /// Forgets every stored response.
+    public func removeAll() {
+        entries.withLock { $0.removeAll() }
+    }
+
+    // MARK: For the engine
+
+    /// The current time, as the cache reads it.
+    package func now() -> Date { clock() }
+
+    /// The stored response that may answer `request`, counted as used.
+    package func response(for request: HTTPRequestHead) -> CachedResponse? {
+        entries.withLock { $0.response(for: CacheKey(request), matching: request) }
+    }
+
+    /// Stores `response` for `request`, in place of what answered the same request before.
+    @discardableResult
+    package func store(_ response: CachedResponse, for request: HTTPRequestHead) -> Bool {
+        entries.withLock { $0.store(response, for: CacheKey(request), request: request) }
+    }
+
+    /// Removes the stored responses that would answer `request`.
+    package func remove(for request: HTTPRequestHead) {
+        entries.withLock { $0.removeResponses(for: CacheKey(request), matching: request) }
+    }
+
+    /// Removes every stored `GET` response of `request`'s target, whoever asked for it.
+    package func invalidate(_ request: HTTPRequestHead) {
+        entries.withLock { $0.removeResponses(for: CacheKey(request, method: .get)) }
+    }
+
+    /// The stored responses from the most to the least recently used (for tests).
+    package var responsesByRecency: [(key: CacheKey, response: CachedResponse)] {
+        entries.withLock { $0.responsesByRecency }
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// The transport-agnostic engine: build → one chain of stages → decode.
 ///
 /// ```
-/// Endpoint ─build─▶ deadline ▶ prepare ▶ retry ▶ held line ▶ credential ▶ status check ▶ plugins ▶ body ▶ transport
+/// Endpoint ─build─▶ deadline ▶ prepare ▶ retry ▶ held line ▶ credential ▶ status check ▶ plugins ▶ cookies ▶ cache ▶ coalesce ▶ body ▶ transport
 /// ```
 ///
 /// Every request takes the same road: `send` collects and decodes the body, `stream` (NetStreaming) hands it
@@ -43,13 +43,40 @@ public struct RequestExecutor: Sendable {
     public var clock: any Clock<Duration>
     /// A number in `0..<1` for each jittered retry wait (a test can pass a fixed one).
     public var randomUnit: @Sendable () -> Double
-    /// Answers and revalidates `send`'s GET and HEAD requests from memory (RFC 9111); `nil` (the default): no cache.
+    /// Answers and revalidates `send`'s GET requests from memory (RFC 9111, see ``ResponseCache``); `nil` (the default): no cache.
     public var responseCache: ResponseCache?
     /// Stores every response's `Set-Cookie` and sends `Cookie` on later requests (RFC 6265); `nil` (the default):
     /// no cookies are kept.
     public var cookieJar: CookieJar?
     /// Whether identical GET and HEAD requests of `send` in flight at once share one network call. Off by default.
-    public var coalescesIdenticalRequests = false
+    ///
+    /// Identical: the same method, URL and header fields as they go out (the credential and cookies included), so
+    /// callers with different tokens never share. Each caller decodes the shared response itself; a caller that is
+    /// cancelled gets `CancellationError` at once while the others go on, and the call is cancelled only when every
+    /// caller has been. Copies of this engine share the calls in flight; turning it off and on again starts afresh.
+    public var coalescesIdenticalRequests: Bool {
+        get { coalescer != nil }
+        set { if newValue != (coalescer != nil) { coalescer = newValue ? RequestCoalescer() : nil } }
+    }
+    /// The calls in flight that identical requests share, when ``coalescesIdenticalRequests`` is on.
+    package private(set) var coalescer: RequestCoalescer?
+    /// The type of the error object the server sends with a failure, for requests that name no `errorModel` of
+    /// their own: a non-2xx body that decodes as it throws ``ServerError``; `nil` (the default): none.
+    public var errorModel: (any (Decodable & Error).Type)?
+    /// Whether every request's 2xx body is first tried as its error model (the request's or ``errorModel``), for
+    /// servers that answer 200 with an error object. A request can ask for it alone with its own
+    /// `decodesErrorModelOnSuccess`. Off by default.
+    public var decodesErrorModelOnSuccess = false
+    /// The encoder of JSON bodies for requests that keep ``Endpoint``'s default `jsonEncoder`; `nil` (the
+    /// default): a plain `JSONEncoder()`. A request that implements `jsonEncoder` keeps its own.
+    public var defaultEncoder: JSONEncoder?
+    /// The decoder of JSON responses for requests that keep ``Endpoint``'s default `jsonDecoder`; `nil` (the
+    /// default): a plain `JSONDecoder()`. A request that implements `jsonDecoder` keeps its own, and
+    /// ``responseDecoderProvider`` still comes first for requests that allow it.
+    public var defaultDecoder: JSONDecoder?
+    /// The retry policy of requests that keep ``Endpoint``'s default `retryPolicy`; `nil` (the default): no
+    /// retries. A request that implements `retryPolicy` keeps its own (`RetryPolicy()` included).
+    public var defaultRetryPolicy: RetryPolicy?
     /// How the caller sees the errors the engine ends with (a facade may speak other types).
     package var presentation = ErrorPresentation.native
 
@@ -86,12 +113,12 @@ public struct RequestExecutor: Sendable {
 
     /// Sends `request` and decodes its response.
     /// - Parameters:
-    ///   - baseURL: The URL the request's path is appended to.
+    ///   - baseURL: The URL the request's path is appended to, unless the request names its own `baseURL`.
     ///   - accessToken: Read on the caller's actor before every attempt; a non-empty token is sent as
     ///     `Authorization: Bearer` unless the request sets its own `Authorization` header.
     ///   - credentials: Renews the credential on 401 (once per request), when the request allows retries.
     /// - Throws: ``NetworkError`` for a request that cannot be built (before anything is sent), the request's
-    ///   `errorDecoder` result or ``HTTPError`` for a failed status, ``NetworkError/unauthorized``, a renewal's
+    ///   `errorDecoder` result, the error model's ``ServerError`` or ``HTTPError`` for a failed status, ``NetworkError/unauthorized``, a renewal's
     ///   error, ``TransportError`` (``TransportError/Kind/timedOut`` past the request's timeout), `DecodingError`, a
     ///   plugin's error, or `CancellationError` when the calling task is cancelled.
     nonisolated(nonsending) public func send<Request: Endpoint>(
@@ -100,7 +127,26 @@ public struct RequestExecutor: Sendable {
         accessToken: (() -> String?)? = nil,
         credentials: (any CredentialRecovery)? = nil
     ) async throws -> Request.Response {
-        try await perform(request, baseURL: baseURL, credentials: provider(accessToken, credentials), measures: false).value
+        let credentials = provider(accessToken, credentials)
+        return try await withDefaults {
+            try await perform(request, baseURL: baseURL, credentials: credentials, measures: false).value
+        }
+    }
+
+    /// The defaults this engine lends to requests that keep ``Endpoint``'s (see ``EndpointDefaults``); `nil` when it
+    /// has none.
+    private var endpointDefaults: EndpointDefaults? {
+        let defaults = EndpointDefaults(encoder: defaultEncoder, decoder: defaultDecoder, retryPolicy: defaultRetryPolicy)
+        return defaults.isEmpty ? nil : defaults
+    }
+
+    /// Runs `body`, one request's road, with this engine's defaults bound for the request's properties that keep
+    /// ``Endpoint``'s (its encoder, decoder and retry policy are read during the road), on the caller's actor.
+    nonisolated(nonsending) private func withDefaults<Value>(
+        _ body: nonisolated(nonsending) () async throws -> Value
+    ) async throws -> Value {
+        guard let defaults = endpointDefaults else { return try await body() }
+        return try await EndpointDefaults.$current.withValue(defaults, operation: body)
     }
 
     /// Sends `request` and returns the decoded value with its response and metrics.
@@ -131,7 +177,9 @@ public struct RequestExecutor: Sendable {
         baseURL: URL,
         credentials: any CredentialProvider
     ) async throws -> NetworkResponse<Request.Response> {
-        let outcome = try await perform(request, baseURL: baseURL, credentials: credentials, measures: true)
+        let outcome = try await withDefaults {
+            try await perform(request, baseURL: baseURL, credentials: credentials, measures: true)
+        }
         return NetworkResponse(value: outcome.value, received: outcome.received, origin: outcome.received.origin, metrics: outcome.metrics!)
     }
 
@@ -164,6 +212,7 @@ public struct RequestExecutor: Sendable {
             credentials: credentials,
             allowsRenewal: request.allowsRetry,
             errorDecoder: CallerIsolated(request.errorDecoder),
+            errorModel: serverErrorDecoding(for: request),
             body: .collect(responseLimit: responseLimit, errorLimit: errorPayloadLimit)
         )
         do {
@@ -204,6 +253,17 @@ public struct RequestExecutor: Sendable {
         baseURL: URL,
         credentials: any CredentialProvider
     ) async throws -> (response: TransportResponse, metrics: RequestMetrics) {
+        try await withDefaults {
+            try await streamingRoad(for: request, baseURL: baseURL, credentials: credentials)
+        }
+    }
+
+    /// The road of ``streamingResponse(for:baseURL:credentials:)``.
+    nonisolated(nonsending) private func streamingRoad<Request: Endpoint>(
+        for request: Request,
+        baseURL: URL,
+        credentials: any CredentialProvider
+    ) async throws -> (response: TransportResponse, metrics: RequestMetrics) {
         var built: TransportRequest
         do {
             built = try builder.makeRequest(request, baseURL: baseURL)
@@ -221,6 +281,7 @@ public struct RequestExecutor: Sendable {
             credentials: credentials,
             allowsRenewal: request.allowsRetry,
             errorDecoder: CallerIsolated(request.errorDecoder),
+            errorModel: serverErrorDecoding(for: request),
             body: .stream(errorLimit: errorPayloadLimit)
         )
         do {
@@ -244,20 +305,26 @@ public struct RequestExecutor: Sendable {
         credentials: any CredentialProvider,
         allowsRenewal: Bool,
         errorDecoder: CallerIsolated<((Data) -> (any Error)?)?>,
+        errorModel: ServerErrorDecoding?,
         body: BodyStage.Mode
     ) -> Road {
         var retry: RetryStage?
         if let retryPolicy, retryPolicy.maxRetryCount > 0 {
             retry = RetryStage(policy: retryPolicy, state: state, clock: clock, randomUnit: randomUnit, presentation: presentation)
         }
+        // The cache and coalescing are `send`'s: a stream's body is the caller's to read, once.
+        let collects = if case .collect = body { true } else { false }
         return Road(
             deadline: timeout.map { DeadlineStage(deadline: state.start + $0) },
             preparation: plugins.any(.prepare) ? PreparationStage(plugins: plugins, state: state) : nil,
             retry: retry,
             line: line,
             credential: CredentialStage(credentials: credentials, allowsRenewal: allowsRenewal, state: state),
-            statusCheck: StatusCheckStage(errorDecoder: errorDecoder),
+            statusCheck: StatusCheckStage(errorDecoder: errorDecoder, errorModel: errorModel),
             attempt: PluginAttemptStage(plugins: plugins, state: state),
+            cookies: cookieJar.map(CookieStage.init),
+            cache: collects ? responseCache.map { CacheStage(cache: $0, state: state) } : nil,
+            coalesce: collects ? coalescer.map { CoalescingStage(coalescer: $0, state: state) } : nil,
             body: BodyStage(mode: body, state: state),
             transport: transport,
             state: state
@@ -287,7 +354,19 @@ public struct RequestExecutor: Sendable {
 
     private func decode<Request: Endpoint>(_ request: Request, _ received: ReceivedResponse) throws -> Request.Response {
         let decoder = request.allowsResponseDecoderOverride ? responseDecoderProvider?() : nil
+        if request.decodesErrorModelOnSuccess || decodesErrorModelOnSuccess, let model = request.errorModel ?? errorModel,
+           let error = ServerErrorDecoding(model: model, decoder: decoder ?? request.jsonDecoder).error(head: received.head, body: received.body) {
+            throw error
+        }
         return try request.decode(received, decoder: decoder)
+    }
+
+    /// The request's error model (or the engine's) with the decoder its `Response` would be decoded with; `nil`, and
+    /// nothing made, when neither names one.
+    private func serverErrorDecoding<Request: Endpoint>(for request: Request) -> ServerErrorDecoding? {
+        guard let model = request.errorModel ?? errorModel else { return nil }
+        let decoder = request.allowsResponseDecoderOverride ? responseDecoderProvider?() : nil
+        return ServerErrorDecoding(model: model, decoder: decoder ?? request.jsonDecoder)
     }
 
     /// The engine's plugins with the request's own, in order with their hooks: worked out once per engine for the

@@ -25,6 +25,9 @@ public struct TransportRequest: Sendable {
     /// How long the transport may wait without a byte moving before it fails the attempt with
     /// ``TransportError/Kind/timedOut``; `nil` leaves the transport's own idle timeout in charge.
     public var idleTimeout: Duration?
+    /// Whether the engine's ``CookieJar`` decides this request's `Cookie` header and keeps its response's
+    /// `Set-Cookie`: a transport with a cookie store of its own (URLSession's) then leaves it out.
+    package var cookiesFromJar = false
 
     /// Creates a request from a head, a body and an optional progress observer.
     public init(head: HTTPRequestHead, body: UploadSource? = nil, progress: NetworkProgress? = nil) {

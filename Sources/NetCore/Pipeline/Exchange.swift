@@ -15,6 +15,8 @@ package struct Exchange: Sendable {
     package var data: Data?
     /// Whether ``data`` is only the beginning of the body.
     package var isTruncated: Bool
+    /// Whether the response came from the response cache rather than from the transport.
+    package var isFromCache = false
 
     package init(request: TransportRequest, response: TransportResponse, data: Data? = nil, isTruncated: Bool = false) {
         self.request = request

@@ -19,7 +19,7 @@
 /// | ``prepare(_:context:)`` | once, before the first attempt | rewrite the request, throw |
 /// | ``willSend(_:context:)`` | before every attempt (retries and the resend after a token refresh included) | change that attempt's request, throw |
 /// | ``didReceive(_:for:context:)`` | after every attempt that got a response, whatever its status | observe |
-/// | ``verify(_:for:context:)`` | after `didReceive`, before NetKit judges the status | throw, or ask for another attempt |
+/// | ``verify(_:for:context:)`` | after `didReceive`, before NetKit judges the status | throw, ask for another attempt, or replace the response |
 /// | ``didFinish(_:result:metrics:)`` | once, when the request succeeded or failed | observe |
 /// | ``wasCancelled(_:metrics:)`` | once, when the caller cancelled (then `didFinish` follows with `CancellationError`) | observe |
 ///
@@ -41,7 +41,8 @@ public protocol Plugin: Sendable {
 
     /// Judges each response before NetKit does: throw to fail the attempt with your own error, return
     /// ``PluginVerdict/retry`` to send the request again (a replayable request, at most
-    /// ``PluginVerdict/maximumRetries`` times), or ``PluginVerdict/accept``.
+    /// ``PluginVerdict/maximumRetries`` times), ``PluginVerdict/replace(_:)`` to go on with another response, or
+    /// ``PluginVerdict/accept``.
     func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict
 
     /// Observes how the request ended, once, with NetKit's own measurements.

@@ -12,7 +12,7 @@ package protocol RequestStage: Sendable {
 /// The stages of one request around the transport, outermost first: the one road `send` and `stream` take.
 ///
 /// ```
-/// deadline ▶ prepare ▶ retry ▶ held line ▶ credential ▶ [status check] ▶ plugins ▶ [body] ▶ transport
+/// deadline ▶ prepare ▶ retry ▶ held line ▶ credential ▶ [status check] ▶ plugins ▶ cookies ▶ cache ▶ coalesce ▶ [body] ▶ transport
 /// ```
 ///
 /// The road is a fixed sequence whose optional stages are absent rather than a list of stages: each stage calls the
@@ -35,6 +35,12 @@ package struct Road: Sendable {
     package var statusCheck: StatusCheckStage
     /// The plugins' per-attempt hooks (and the attempt count).
     package var attempt: PluginAttemptStage
+    /// Sends the cookie jar's cookies and keeps those responses set.
+    package var cookies: CookieStage? = nil
+    /// Answers and revalidates from the response cache, and stores what may be stored.
+    package var cache: CacheStage? = nil
+    /// Lets identical requests in flight at once share one transport call (and so outlives any one caller).
+    package var coalesce: CoalescingStage? = nil
     /// Reads the body.
     package var body: BodyStage
     /// Where the request goes.
@@ -43,7 +49,7 @@ package struct Road: Sendable {
     package let state: RequestState
 
     private enum Step {
-        case deadline, preparation, retry, line, credential, statusCheck, attempt, body
+        case deadline, preparation, retry, line, credential, statusCheck, attempt, cookies, cache, coalesce, body
     }
 
     /// Sends `request` down the road, on the generic executor (the caller may be an actor, such as the main
@@ -78,8 +84,17 @@ package struct Road: Sendable {
             try await statusCheck.check(exchange)
             return exchange
         case .attempt:
-            if !attempt.isEmpty { return try await attempt.run(request) { try await self.run($0, from: .body) } }
+            if !attempt.isEmpty { return try await attempt.run(request) { try await self.run($0, from: .cookies) } }
             state.countAttempt(sending: request.bodyLength)
+            fallthrough
+        case .cookies:
+            if let cookies { return try await cookies.run(request) { try await self.run($0, from: .cache) } }
+            fallthrough
+        case .cache:
+            if let cache { return try await cache.run(request) { try await self.run($0, from: .coalesce) } }
+            fallthrough
+        case .coalesce:
+            if let coalesce { return try await coalesce.run(request) { try await self.run($0, from: .body) } }
             fallthrough
         case .body:
             var request = request

@@ -25,6 +25,26 @@ import Foundation
 ///
 /// Declare `typealias Response` explicitly: the defaults for ``EmptyResponse`` and ``StatusCodeResponse`` are
 /// chosen by the type the compiler sees, and an inferred one can pick the wrong default.
+///
+/// ## Response kinds
+///
+/// `Response` says what the default decoding makes of a successful body; no `decode` override is needed for any of
+/// these:
+/// - any `Decodable`: JSON, decoded with the request's decoder; an empty body throws ``NetworkError/emptyResponse``;
+/// - ``JSONValue``: any JSON, untyped;
+/// - `Data`: the body's bytes (an empty body is `Data()`);
+/// - `String`: the body as text in the charset of its `Content-Type`, UTF-8 when it names none (an empty body is
+///   `""`; bytes that are not text in it throw ``ResponseDecodingError/undecodableText(charset:)``);
+/// - ``EmptyResponse``: the body is ignored; ``StatusCodeResponse``: the status and headers;
+/// - `ImageResponse` (Apple platforms): the body's bytes, checked to be an image, with a `UIImage`/`NSImage`.
+///
+/// ``responseKeyPath`` decodes `Response` from a value inside a JSON body (`["data", "users"]`) instead.
+///
+/// ## Server error models
+///
+/// Name a `Decodable & Error` type as ``errorModel`` (or the engine's `errorModel`) and a failed response whose body
+/// decodes as it throws ``ServerError`` with it and the status code; ``decodesErrorModelOnSuccess`` looks for it in
+/// successful bodies too, before `Response`.
 public protocol Endpoint {
     /// The type the response body decodes into.
     associatedtype Response: Decodable
@@ -38,23 +58,61 @@ public protocol Endpoint {
     /// Header fields sent after ``headers``, in order; a name may repeat (each field is sent). A name given here
     /// replaces the same name from ``headers`` and NetKit's defaults. Defaults to none.
     var headerFields: HTTPHeaderFields { get throws }
+    /// The URL the path is appended to instead of the engine's (the manager's or configuration's base URL), for a
+    /// request to another host or API version. The same checks apply to it. Defaults to `nil`: the engine's.
+    var baseURL: URL? { get }
     /// Query parameters, merged after any query the base URL already has, sorted by name. Defaults to `nil`.
     var queryParameters: [String: String]? { get }
+    /// Query items sent after the base URL's query and ``queryParameters``, in this order; a name may repeat
+    /// (`tag=a&tag=b`). Names and values are percent-encoded like ``queryParameters`` (`+ & = space` too); an item
+    /// with a `nil` value is sent as its name alone. Defaults to `nil`.
+    var queryItems: [URLQueryItem]? { get }
     /// The `Content-Type` sent unless the body names its own. Defaults to `application/json`.
     var contentType: String { get }
     /// The request body. Defaults to `nil`.
     var body: RequestBody? { get }
     /// Receives upload (or, without a body, download) progress. Defaults to `nil`.
     var progress: NetworkProgress? { get }
-    /// How failed attempts are retried. Defaults to `RetryPolicy()` (no retries).
+    /// How failed attempts are retried. Defaults to the engine's default retry policy (a `NetworkConfiguration`'s
+    /// `retryPolicy`) while the engine sends the request, `RetryPolicy()` (no retries) when it has none. A request
+    /// that implements this property keeps its own policy, whatever the engine's default.
     var retryPolicy: RetryPolicy { get }
-    /// Turns a non-2xx payload into your own error; `nil` (or a `nil` result) throws ``HTTPError``. Defaults to `nil`.
+    /// Turns a non-2xx payload into your own error; `nil` (or a `nil` result) throws the ``errorModel``'s
+    /// ``ServerError`` when the payload decodes as it, ``HTTPError`` otherwise. Defaults to `nil`.
     var errorDecoder: ((Data) -> (any Error)?)? { get }
+    /// The type of the error object the server sends with a failure (NetworkKit's `errorProcessorType`): a non-2xx
+    /// body that decodes as it (with the request's decoder) throws ``ServerError`` carrying the decoded value and the
+    /// status code; one that does not throws ``HTTPError``, never a `DecodingError`. An ``errorDecoder`` that returns
+    /// an error wins; a 401 stays ``NetworkError/unauthorized``. Defaults to `nil`: the engine's `errorModel`, if any.
+    ///
+    /// Declare it with this exact type, or the default stays in use: `var errorModel: (any (Decodable & Error).Type)? { APIError.self }`.
+    var errorModel: (any (Decodable & Error).Type)? { get }
+    /// Whether a 2xx body is tried as the ``errorModel`` (the request's, or the engine's) before it is decoded as
+    /// `Response`, for servers that answer 200 with an error object: a body that decodes as the model throws
+    /// ``ServerError`` with the 2xx status. Choose a model with a required field, or every object decodes as it.
+    /// The check is made when the request or the engine asks for it. Defaults to `false`.
+    var decodesErrorModelOnSuccess: Bool { get }
+    /// The member names leading to the value `Response` is decoded from, in a JSON body: `["data", "users"]` for
+    /// `{"data": {"users": [...]}}`. A member that is absent throws ``ResponseDecodingError/missingKey(key:path:)``
+    /// (`No value at key "users" of response key path data/users`). With a key path the body is JSON whatever the
+    /// kind: a `String` is a JSON string at the path, `Data` follows the decoder's `dataDecodingStrategy`. Names are the
+    /// body's (a decoder's `keyDecodingStrategy` finds its renamed spelling too). Defaults to `nil`: the whole body.
+    var responseKeyPath: [String]? { get }
     /// Whether a 401 may refresh the token and retry, and failures may be retried. Defaults to `true`.
     var allowsRetry: Bool { get }
-    /// The decoder for JSON responses. Defaults to `JSONDecoder()`.
+    /// The decoder for JSON responses.
+    ///
+    /// Which decoder decodes a response, first match wins:
+    /// 1. a manager's `responseDecoderProvider` (EKNetwork's global decoder), unless the request opts out with
+    ///    ``allowsResponseDecoderOverride``;
+    /// 2. this property, when the request implements it: the request's own decoder wins over the defaults;
+    /// 3. the engine's default decoder (a `NetworkConfiguration`'s `defaultDecoder`), which the default
+    ///    implementation returns while the engine sends the request;
+    /// 4. `JSONDecoder()`.
     var jsonDecoder: JSONDecoder { get }
-    /// The encoder for JSON bodies. Defaults to `JSONEncoder()`.
+    /// The encoder for JSON bodies (``RequestBody/init(encodable:contentType:)``). A request that implements it
+    /// keeps its own; the default implementation returns the engine's default encoder (a `NetworkConfiguration`'s
+    /// `defaultEncoder`) while the engine sends the request, `JSONEncoder()` otherwise.
     var jsonEncoder: JSONEncoder { get }
     /// Whether a global decoder (a manager's `responseDecoderProvider`) may decode this request's response.
     /// Defaults to `true`.
@@ -75,9 +133,10 @@ public protocol Endpoint {
 
     /// Decodes a successful response.
     ///
-    /// The default decodes JSON with `decoder` (or ``jsonDecoder`` when it is `nil`) and throws
-    /// ``NetworkError/emptyResponse`` for an empty body; ``EmptyResponse`` ignores the body and
-    /// ``StatusCodeResponse`` copies the status and headers.
+    /// The default decodes by the kind of `Response` (see "Response kinds" above): JSON with `decoder` (or
+    /// ``jsonDecoder`` when it is `nil`), at ``responseKeyPath`` when there is one, throwing
+    /// ``NetworkError/emptyResponse`` for an empty body; `Data` and `String` from the bytes; ``EmptyResponse``
+    /// ignores the body and ``StatusCodeResponse`` copies the status and headers.
     /// - Parameters:
     ///   - response: The response: head, body (``ReceivedResponse/body``) and URL.
     ///   - decoder: A global decoder the engine was given (`responseDecoderProvider`), when the request allows it.
@@ -89,24 +148,34 @@ extension Endpoint {
     public var headers: [String: String]? { nil }
     /// No header fields.
     public var headerFields: HTTPHeaderFields { HTTPHeaderFields() }
+    /// The engine's base URL.
+    public var baseURL: URL? { nil }
     /// No query parameters.
     public var queryParameters: [String: String]? { nil }
+    /// No query items.
+    public var queryItems: [URLQueryItem]? { nil }
     /// `application/json`.
     public var contentType: String { "application/json" }
     /// No body.
     public var body: RequestBody? { nil }
     /// No progress reporting.
     public var progress: NetworkProgress? { nil }
-    /// No retries.
-    public var retryPolicy: RetryPolicy { RetryPolicy() }
+    /// The engine's default retry policy while it sends the request; otherwise none.
+    public var retryPolicy: RetryPolicy { EndpointDefaults.retryPolicy }
     /// Non-2xx responses throw ``HTTPError``.
     public var errorDecoder: ((Data) -> (any Error)?)? { nil }
+    /// The engine's error model, if any.
+    public var errorModel: (any (Decodable & Error).Type)? { nil }
+    /// Successful bodies are tried as the error model only when the engine asks for it.
+    public var decodesErrorModelOnSuccess: Bool { false }
+    /// The whole body.
+    public var responseKeyPath: [String]? { nil }
     /// Retries and token refresh are allowed.
     public var allowsRetry: Bool { true }
-    /// A plain `JSONDecoder`.
-    public var jsonDecoder: JSONDecoder { JSONDecoder() }
-    /// A plain `JSONEncoder`.
-    public var jsonEncoder: JSONEncoder { JSONEncoder() }
+    /// The engine's default decoder while it sends the request; otherwise a plain `JSONDecoder`.
+    public var jsonDecoder: JSONDecoder { EndpointDefaults.decoder }
+    /// The engine's default encoder while it sends the request; otherwise a plain `JSONEncoder`.
+    public var jsonEncoder: JSONEncoder { EndpointDefaults.encoder }
     /// The global decoder may be used.
     public var allowsResponseDecoderOverride: Bool { true }
     /// No timeout of its own.
@@ -119,10 +188,10 @@ extension Endpoint {
     /// ``body``.
     public func makeBody() throws -> RequestBody? { body }
 
-    /// JSON, with `decoder` or ``jsonDecoder``; an empty body throws ``NetworkError/emptyResponse``.
+    /// By the kind of `Response`: `Data`, `String` (an empty body is an empty value), or JSON with `decoder` or
+    /// ``jsonDecoder``, at ``responseKeyPath`` when there is one (an empty body throws ``NetworkError/emptyResponse``).
     public func decode(_ response: ReceivedResponse, decoder: JSONDecoder?) throws -> Response {
-        guard let data = response.body, !data.isEmpty else { throw NetworkError.emptyResponse }
-        return try (decoder ?? jsonDecoder).decode(Response.self, from: data)
+        try ResponseDecoding.decode(Response.self, from: response, keyPath: responseKeyPath, decoder: decoder ?? jsonDecoder)
     }
 }
 

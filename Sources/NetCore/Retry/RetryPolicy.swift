@@ -14,29 +14,38 @@ import Foundation  // pow on TimeInterval: not in FoundationEssentials
 ///   (`isIdempotent`) or carries an `Idempotency-Key` header: a POST is not sent twice by accident;
 /// - never a body that cannot be replayed (a one-shot stream).
 ///
-/// The wait before retry *n* is drawn uniformly between 0 and `min(maxDelay, delay × backoffMultiplier^(n−1))`
-/// ("full jitter", so that clients that failed together do not return together). A server's `Retry-After`
-/// (seconds or an HTTP date) replaces it; one longer than `maxRetryAfter` ends the retries instead.
+/// `delay` is the least wait before every retry, as EKNetwork states it: `RetryPolicy(maxRetryCount: 2, delay: 0.5)`
+/// waits at least 0.5 s before each of its two retries. The backoff before retry *n* is
+/// `delay × backoffMultiplier^(n−1)`; jitter spreads the wait above it, never below (so that clients that failed
+/// together do not return together): with the default ``Jitter/proportional(_:)`` of 0.5 the wait is drawn
+/// uniformly between the backoff and one and a half times it. `maxDelay` caps the wait, but never below `delay`.
+/// A server's `Retry-After` (seconds or an HTTP date) replaces all of it, shorter or longer; one longer than
+/// `maxRetryAfter` ends the retries instead.
 public struct RetryPolicy: Sendable {
-    /// How the backoff is spread.
+    /// How the wait is spread above the backoff (never below it).
     public enum Jitter: Sendable, Equatable {
-        /// A uniform draw between zero and the backoff.
-        case full
+        /// Up to this fraction of the backoff added on top of it, drawn uniformly: `.proportional(0.5)` waits between
+        /// the backoff and one and a half times it. A negative fraction counts as zero.
+        case proportional(Double)
         /// The backoff itself.
         case none
+
+        /// Up to the whole backoff again on top of it: a wait between the backoff and twice it.
+        public static let full = Jitter.proportional(1)
     }
 
     /// The number of retries after the first attempt.
     public let maxRetryCount: Int
-    /// The backoff before the first retry, in seconds.
+    /// The least wait before each retry, in seconds (unless a server's `Retry-After` says otherwise): the backoff
+    /// before the first retry, which later retries multiply and jitter only adds to.
     public let delay: TimeInterval
     /// The factor the backoff grows by with each further retry (`1` keeps it constant).
     public let backoffMultiplier: Double
-    /// The longest backoff between two attempts, in seconds.
+    /// The longest wait between two attempts, in seconds; a `maxDelay` below ``delay`` counts as ``delay``.
     public let maxDelay: TimeInterval
     /// The longest `Retry-After` NetKit waits for; a longer one fails the request instead.
     public let maxRetryAfter: TimeInterval
-    /// How the backoff is spread.
+    /// How the wait is spread above the backoff.
     public let jitter: Jitter
     /// Decides whether an error is worth another attempt (``isTransient(_:)`` unless you pass your own).
     public let shouldRetry: @Sendable (any Error) -> Bool
@@ -46,18 +55,18 @@ public struct RetryPolicy: Sendable {
     /// Creates a policy that retries transient failures.
     /// - Parameters:
     ///   - maxRetryCount: Retries after the first attempt (default 0: none).
-    ///   - delay: The backoff before the first retry, in seconds (default 1).
+    ///   - delay: The least wait before each retry, in seconds (default 1).
     ///   - backoffMultiplier: Growth of the backoff per retry (default 2).
-    ///   - maxDelay: Cap on the backoff (default 30 s).
+    ///   - maxDelay: Cap on the wait, never below `delay` (default 30 s).
     ///   - maxRetryAfter: Cap on an honoured `Retry-After` (default 120 s).
-    ///   - jitter: How the backoff is spread (default ``Jitter/full``).
+    ///   - jitter: How the wait is spread above the backoff (default `.proportional(0.5)`: up to half the backoff more).
     public init(
         maxRetryCount: Int = 0,
         delay: TimeInterval = 1.0,
         backoffMultiplier: Double = 2.0,
         maxDelay: TimeInterval = 30,
         maxRetryAfter: TimeInterval = 120,
-        jitter: Jitter = .full
+        jitter: Jitter = .proportional(0.5)
     ) {
         self.init(maxRetryCount, delay, backoffMultiplier, maxDelay, maxRetryAfter, jitter, RetryPolicy.isTransient, judgesByStatus: true)
     }
@@ -72,7 +81,7 @@ public struct RetryPolicy: Sendable {
         backoffMultiplier: Double = 2.0,
         maxDelay: TimeInterval = 30,
         maxRetryAfter: TimeInterval = 120,
-        jitter: Jitter = .full,
+        jitter: Jitter = .proportional(0.5),
         shouldRetry: @escaping @Sendable (any Error) -> Bool
     ) {
         self.init(maxRetryCount, delay, backoffMultiplier, maxDelay, maxRetryAfter, jitter, shouldRetry, judgesByStatus: false)
@@ -135,8 +144,8 @@ public struct RetryPolicy: Sendable {
 
     /// The wait before retry number `retry` (1-based) after `error`, or `nil` when the request must fail.
     ///
-    /// Pure: the caller supplies `now` (for an HTTP-date `Retry-After`) and `randomUnit`, a number in `0..<1`
-    /// that picks the jittered wait.
+    /// At least ``delay`` unless a `Retry-After` decides. Pure: the caller supplies `now` (for an HTTP-date
+    /// `Retry-After`) and `randomUnit`, a number in `0..<1` that picks the jittered wait above the backoff.
     /// - Parameter response: The failed response, when the failure was one; its status and `Retry-After`
     ///   decide whatever `error` is.
     public func delay(
@@ -168,10 +177,12 @@ public struct RetryPolicy: Sendable {
         if let retryAfterHeader, let retryAfter = RetryAfter.seconds(from: retryAfterHeader, now: now()) {
             return retryAfter <= maxRetryAfter ? retryAfter : nil
         }
-        let backoff = min(maxDelay, delay * pow(backoffMultiplier, Double(retry - 1)))
-        switch jitter {
-        case .full: return backoff * min(max(randomUnit, 0), 1)
-        case .none: return backoff
+        let backoff = delay * pow(backoffMultiplier, Double(retry - 1))
+        let spread: Double = switch jitter {
+        case .proportional(let fraction): max(fraction, 0) * min(max(randomUnit, 0), 1)
+        case .none: 0
         }
+        // Both bounds are at least `delay` (the multiplier is at least 1): no wait is shorter.
+        return min(max(maxDelay, delay), backoff + backoff * spread)
     }
 }

@@ -15,17 +15,42 @@ extension URLRequest {
         self.init(url: url)
         // A new request is a GET already; setting the method makes Foundation copy and normalise the request.
         if request.head.method != .get { httpMethod = request.head.method.rawValue }
+        // NetKit's cookie jar decides the Cookie header: the session's own cookie storage neither replaces it nor
+        // adds to it (nor keeps the response's cookies, on Apple platforms). FoundationNetworking ignores this flag;
+        // URLSessionTransport handles its storage itself there (see `addingStoredCookies(from:for:)`).
+        if request.cookiesFromJar { httpShouldHandleCookies = false }
         if let idle = request.idleTimeout {
             let (seconds, attoseconds) = idle.components
             timeoutInterval = Double(seconds) + Double(attoseconds) / 1e18
         }
         let fields = request.head.headerFields
         guard !fields.isEmpty else { return }
+        // A conditional request (NetKit's ResponseCache validating, or the caller's own) must reach the server and
+        // bring its 304 back: the session's URLCache neither answers it nor swaps the 304 for a 200 of its own.
+        if fields.contains("If-None-Match") || fields.contains("If-Modified-Since") { cachePolicy = .reloadIgnoringLocalCacheData }
         // One entry per name, repeats joined (`HTTPHeaderFields.dictionary`), assigned at once: on Linux every
         // setValue copies the request and compares each name through NSString.
         allHTTPHeaderFields = fields.dictionary
     }
 }
+
+#if canImport(FoundationNetworking)
+extension URLRequest {
+    /// The cookies `storage` holds for the request's URL added as a `Cookie` header, as URLSession does for a
+    /// configuration with `httpShouldSetCookies`, but only where neither the request's own `Cookie` header nor
+    /// NetKit's cookie jar decides. FoundationNetworking ignores `httpShouldHandleCookies` and puts its stored
+    /// cookies in place of a request's own header, so URLSessionTransport turns that off and calls this instead.
+    package func addingStoredCookies(from storage: HTTPCookieStorage?, for request: TransportRequest) -> URLRequest {
+        guard let storage, !request.cookiesFromJar, !request.head.headerFields.contains("Cookie"), let url,
+              let cookies = storage.cookies(for: url), !cookies.isEmpty,
+              let header = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"], !header.isEmpty
+        else { return self }
+        var copy = self
+        copy.setValue(header, forHTTPHeaderField: "Cookie")
+        return copy
+    }
+}
+#endif
 
 extension TransportRequest {
     /// A request from a `URLRequest`: its URL, method and headers; its `httpBody`, if any, as the body.

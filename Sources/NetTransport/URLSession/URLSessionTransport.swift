@@ -19,6 +19,10 @@ import NetCore
 public actor URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: SessionDelegate
+    #if canImport(FoundationNetworking)
+    /// Where the configuration keeps cookies, when it sends them (see `addingStoredCookies(from:for:)`).
+    private nonisolated let cookieStorage: HTTPCookieStorage?
+    #endif
     /// The most unread body bytes held for a consumer that falls behind (16 MiB by default).
     ///
     /// URLSession on Linux cannot pause a transfer (libcurl gives no backpressure, and `suspend()`/`resume()`
@@ -45,6 +49,13 @@ public actor URLSessionTransport: HTTPTransport {
 
     private init(configuration: URLSessionConfiguration, challengeHandler: (any URLSessionDelegate)?, bufferLimit: Int) {
         self.bufferLimit = max(1, bufferLimit)
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking would put its stored cookies in place of a request's own Cookie header (the cookie
+        // jar's too): the transport adds them itself, only to requests without one (`addingStoredCookies`).
+        cookieStorage = configuration.httpShouldSetCookies ? configuration.httpCookieStorage : nil
+        let configuration = configuration.copy() as! URLSessionConfiguration
+        configuration.httpShouldSetCookies = false
+        #endif
         let delegate = SessionDelegate(challengeHandler: challengeHandler)
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: Self.makeDelegateQueue())
@@ -131,6 +142,9 @@ public actor URLSessionTransport: HTTPTransport {
         for request: TransportRequest
     ) throws(NetworkError) -> (URLSessionTask, SharedUploadReader?) {
         var head = try URLRequest(head: request)
+        #if canImport(FoundationNetworking)
+        head = head.addingStoredCookies(from: cookieStorage, for: request)
+        #endif
         guard let source = request.body else { return (session.dataTask(with: head), nil) }
         if let data = source.inMemoryData { return (session.uploadTask(with: head, from: data), nil) }
         let stream: UploadReaderInputStream

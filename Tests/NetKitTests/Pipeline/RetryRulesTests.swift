@@ -58,9 +58,9 @@ struct RetryRulesTests {
         #expect(stub.requestCount == 2, "the 503 was retried, the 404 was not")
     }
 
-    @Test("the engine's waits use full jitter within the growing cap, on the injected clock")
+    @Test("the engine's waits spread above the growing backoff up to the cap, on the injected clock")
     func jitteredWaits() async throws {
-        for (unit, expected) in [(0.0, [0.0, 0.0, 0.0]), (0.5, [0.5, 1.0, 1.5]), (0.999, [0.999, 1.998, 2.997])] {
+        for (unit, expected) in [(0.0, [1.0, 2.0, 3.0]), (0.5, [1.25, 2.5, 3.0]), (0.999, [1.4995, 2.999, 3.0])] {
             let clock = RecordingClock()
             let stub = StubTransport { _, _ in .status(502) }
             await #expect(throws: Decoded(message: "")) {
@@ -70,6 +70,36 @@ struct RetryRulesTests {
             let waits = clock.recorded.map { Double($0.components.attoseconds) / 1e18 + Double($0.components.seconds) }
             #expect(waits.count == 3)
             for (wait, bound) in zip(waits, expected) { #expect(abs(wait - bound) < 0.01, "\(waits) vs \(expected)") }
+        }
+    }
+
+    @Test("RetryPolicy(maxRetryCount: 2, delay: 0.5) waits at least 0.5 s before each retry, whatever the draw")
+    func delayIsTheLeastWait() async throws {
+        struct Flaky: NetworkRequest {
+            typealias Response = User
+            var path: String { "/users/1" }
+            var method: HTTPMethod { .get }
+            var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 2, delay: 0.5) }
+        }
+        /// Time stands still, so each recorded wait is exactly the one asked for.
+        final class StillClock: Clock, Sendable {
+            let now = ContinuousClock.now
+            let waits = Mutex<[Duration]>([])
+            var minimumResolution: Duration { .nanoseconds(1) }
+            func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+                waits.withLock { $0.append(deadline - now) }
+            }
+        }
+        for unit in [0.0, 0.001, 0.25, 0.5, 0.75, 0.999_999] {
+            let clock = StillClock()
+            let stub = StubTransport { _, _ in .status(503) }
+            let executor = RequestExecutor(transport: stub, clock: clock, randomUnit: { unit })
+            await #expect(throws: HTTPError.self) { try await executor.send(Flaky(), baseURL: stubBase) }
+            #expect(stub.requestCount == 3)
+            let waits = clock.waits.withLock { $0 }
+            #expect(waits.count == 2)
+            for wait in waits { #expect(wait >= .milliseconds(500), "randomUnit \(unit): \(waits)") }
+            #expect(waits.reduce(.zero, +) >= .seconds(1), "the reference's two retries take at least 1 s")
         }
     }
 

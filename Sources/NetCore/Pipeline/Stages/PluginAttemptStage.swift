@@ -1,5 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Runs the plugins' per-attempt hooks around each attempt: `willSend`, then `didReceive` and `verify` with the
-/// response; sends again when a plugin asks for it.
+/// response; sends again when a plugin asks for it, and goes on with a plugin's replacement response when one
+/// gives it (``PluginVerdict/replace(_:)``).
 package struct PluginAttemptStage: RequestStage {
     package let plugins: PluginList
     package let state: RequestState
@@ -24,21 +31,47 @@ package struct PluginAttemptStage: RequestStage {
                 await plugin.didReceive(received, for: exchange.request, context: context)
             }
             var retry = false
+            var current = received
+            var replaced = false
             do {
-                for plugin in plugins.taking(.verify) where try await plugin.verify(received, for: exchange.request, context: context) == .retry {
-                    retry = true
-                    break
+                verdicts: for plugin in plugins.taking(.verify) {
+                    switch try await plugin.verify(current, for: exchange.request, context: context) {
+                    case .accept:
+                        continue
+                    case .retry:
+                        retry = true
+                        break verdicts
+                    case .replace(let replacement):
+                        // Later plugins judge the replacement, as everything after this stage will.
+                        current = replacement
+                        replaced = true
+                    }
                 }
             } catch {
                 // The plugin's error replaces the response, which stays with it so that renewal and retries
                 // still see its status.
-                throw ResponseFailure(error: error, exchange: exchange)
+                throw ResponseFailure(error: error, exchange: replaced ? Self.exchange(exchange, replacedBy: current) : exchange)
             }
-            guard retry else { return exchange }
+            guard retry else { return replaced ? Self.exchange(exchange, replacedBy: current) : exchange }
             guard request.isReplayable, state.allowPluginRetry() else {
                 throw PluginRetryLimitExceeded(statusCode: exchange.response.statusCode)
             }
             state.nextAttempt(because: .requestedByPlugin)
         }
+    }
+
+    /// `exchange` with a plugin's response in place of the server's: the status check, retries, renewal and
+    /// decoding see `replacement` as if the server had sent it; its body, if any, is the body a stream hands out.
+    static func exchange(_ exchange: Exchange, replacedBy replacement: ReceivedResponse) -> Exchange {
+        var replaced = exchange
+        replaced.response = TransportResponse(
+            head: replacement.head,
+            body: ResponseBody(data: replacement.body ?? Data()),
+            url: replacement.url,
+            headReceivedAt: exchange.response.headReceivedAt
+        )
+        replaced.data = replacement.body
+        replaced.isTruncated = replacement.isBodyTruncated
+        return replaced
     }
 }

@@ -5,10 +5,12 @@ import Foundation
 #endif
 
 /// Turns a response whose status is not 2xx into the error the caller will see: ``NetworkError/unauthorized``
-/// for 401, the request's `errorDecoder` result, or ``HTTPError``; the failure keeps the response for the stages
-/// outside it (renewal on 401, retries by status).
+/// for 401, the request's `errorDecoder` result, the ``ServerError`` of its error model, or ``HTTPError``; the
+/// failure keeps the response for the stages outside it (renewal on 401, retries by status).
 package struct StatusCheckStage: Sendable {
     package let errorDecoder: CallerIsolated<((Data) -> (any Error)?)?>
+    /// The request's (or the engine's) error model, `nil` when neither names one.
+    package var errorModel: ServerErrorDecoding? = nil
 
     /// Judges the exchange the stages inside returned: returns for a 2xx, throws the failure otherwise. A check
     /// after the road inside rather than a stage around it, so that it costs no call on the road of a success.
@@ -19,6 +21,9 @@ package struct StatusCheckStage: Sendable {
         let data = exchange.data ?? Data()
         if let decoded = await errorDecoder.read({ $0?(data) }) {
             throw ResponseFailure(error: decoded, exchange: exchange)
+        }
+        if let error = errorModel?.error(head: exchange.response.head, body: data, isTruncated: exchange.isTruncated) {
+            throw ResponseFailure(error: error, exchange: exchange)
         }
         let error = HTTPError(
             statusCode: status, data: data, headers: exchange.response.head.headerFields.dictionary, isTruncated: exchange.isTruncated

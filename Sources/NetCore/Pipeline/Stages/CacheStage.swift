@@ -1,0 +1,128 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Answers `send`'s `GET` requests from the ``ResponseCache`` when it may, validates stale responses with a
+/// conditional request, and stores what may be stored (see ``CachePolicy`` for the rules).
+///
+/// It sits inside the plugins and the credential, so that a response is filed under the request as it goes out,
+/// `Authorization` included. A 304 that validates a stored response comes back out as that response (status, body)
+/// with the 304's header fields: the stages outside never see the 304. A response served without the network is
+/// marked ``Exchange/isFromCache``.
+package struct CacheStage: RequestStage {
+    package let cache: ResponseCache
+    package let state: RequestState
+
+    package init(cache: ResponseCache, state: RequestState) {
+        self.cache = cache
+        self.state = state
+    }
+
+    nonisolated(nonsending) package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
+        guard CachePolicy.takesPart(request) else {
+            let exchange = try await next(request)
+            if CachePolicy.invalidates(method: request.method, status: exchange.response.statusCode) {
+                cache.invalidate(request.head)
+            }
+            return exchange
+        }
+        let directives = CacheControl(request.head.headerFields, isRequest: true)
+        let stored = cache.response(for: request.head)
+        if let stored {
+            let now = cache.now()
+            if case .serve = CachePolicy.use(stored, request: directives, at: now) {
+                return try served(stored, for: request, at: now)
+            }
+        }
+        if directives.onlyIfCached { return unavailable(request) }
+        if let stored, let conditional = CachePolicy.validation(of: request, for: stored) {
+            return try await validate(stored, with: conditional, for: request, directives, next: next)
+        }
+        return try await fetch(request, directives, next: next)
+    }
+
+    /// `stored` as the answer, without the network.
+    private func served(_ stored: CachedResponse, for request: TransportRequest, at now: Date) throws -> Exchange {
+        try Task.checkCancellation()
+        let instant = ContinuousClock.now
+        state.recordHead(at: instant)
+        let response = TransportResponse(
+            head: stored.head(at: now), body: ResponseBody(data: stored.body), url: stored.url, headReceivedAt: instant
+        )
+        var exchange = Exchange(request: request, response: response, data: stored.body)
+        exchange.isFromCache = true
+        return exchange
+    }
+
+    /// The 504 of `only-if-cached` when nothing stored may answer (RFC 9111 §5.2.1.7).
+    private func unavailable(_ request: TransportRequest) -> Exchange {
+        let head = HTTPResponseHead(statusCode: 504, reasonPhrase: "Gateway Timeout")
+        var exchange = Exchange(request: request, response: TransportResponse(head: head, body: .empty), data: Data())
+        exchange.isFromCache = true
+        return exchange
+    }
+
+    /// Sends `conditional`; a 304 that validates `stored` becomes `stored` with the 304's fields, and refreshes it.
+    nonisolated(nonsending) private func validate(
+        _ stored: CachedResponse,
+        with conditional: TransportRequest,
+        for request: TransportRequest,
+        _ directives: CacheControl,
+        next: StageNext
+    ) async throws -> Exchange {
+        let requestTime = cache.now()
+        let exchange = try await next(conditional)
+        guard exchange.response.statusCode == 304 else {
+            keep(exchange, for: request, directives, requestTime: requestTime)
+            return exchange
+        }
+        guard CachePolicy.validates(exchange.response.head, stored) else {
+            // The 304 is about another response than the one stored: ask again, unconditionally.
+            cache.remove(for: request.head)
+            return try await fetch(request, directives, next: next)
+        }
+        let responseTime = cache.now()
+        let (updated, delivered) = stored.updated(with: exchange.response.head, requestTime: requestTime, responseTime: responseTime)
+        if CachePolicy.stores(updated.head, isComplete: true, request: directives, requestTime: requestTime, responseTime: responseTime) {
+            cache.store(updated, for: request.head)
+        } else {
+            cache.remove(for: request.head)
+        }
+        let response = TransportResponse(
+            head: delivered, body: ResponseBody(data: stored.body), url: stored.url, headReceivedAt: exchange.response.headReceivedAt
+        )
+        return Exchange(request: exchange.request, response: response, data: stored.body)
+    }
+
+    /// Sends `request` as it is and stores the response if it may.
+    nonisolated(nonsending) private func fetch(
+        _ request: TransportRequest,
+        _ directives: CacheControl,
+        next: StageNext
+    ) async throws -> Exchange {
+        let requestTime = cache.now()
+        let exchange = try await next(request)
+        keep(exchange, for: request, directives, requestTime: requestTime)
+        return exchange
+    }
+
+    /// Stores a full response to `request` if it may be stored; a success that may not replaces nothing stale: what
+    /// was stored for the request goes.
+    private func keep(_ exchange: Exchange, for request: TransportRequest, _ directives: CacheControl, requestTime: Date) {
+        let head = exchange.response.head
+        let responseTime = cache.now()
+        let storable = CachePolicy.stores(
+            head, isComplete: !exchange.isTruncated, request: directives, requestTime: requestTime, responseTime: responseTime
+        )
+        if storable, let body = exchange.data, let entry = CachedResponse(
+            head: head, body: body, url: exchange.response.url, request: request.head,
+            requestTime: requestTime, responseTime: responseTime
+        ) {
+            cache.store(entry, for: request.head)
+        } else if head.isSuccess {
+            cache.remove(for: request.head)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What an engine lends, while it sends a request, to the request's properties that keep ``Endpoint``'s defaults:
+/// the configuration's JSON encoder, JSON decoder and retry policy.
+///
+/// The rule it carries: a request that implements `jsonEncoder`, `jsonDecoder` or `retryPolicy` itself keeps its own;
+/// one that keeps the protocol's default gets the engine's (``RequestExecutor/defaultEncoder`` and its siblings),
+/// and a plain `JSONEncoder()`, `JSONDecoder()` or `RetryPolicy()` outside an engine that has one. Swift cannot
+/// tell whether a type replaced a protocol requirement's default, so the default itself asks: it reads this value,
+/// which ``RequestExecutor`` binds for the length of one request (and only when it has a default to lend, so an
+/// engine without one pays nothing). Being task-local, it belongs to that request alone: another engine's request on
+/// the same task, or the same request sent elsewhere, sees its own engine's defaults.
+package struct EndpointDefaults: Sendable {
+    /// The encoder of JSON bodies for requests that keep the default `jsonEncoder`.
+    package var encoder: JSONEncoder?
+    /// The decoder of JSON responses for requests that keep the default `jsonDecoder`.
+    package var decoder: JSONDecoder?
+    /// The retry policy for requests that keep the default `retryPolicy`.
+    package var retryPolicy: RetryPolicy?
+
+    /// Whether there is nothing to lend.
+    package var isEmpty: Bool { encoder == nil && decoder == nil && retryPolicy == nil }
+
+    /// The defaults of the request the engine is sending on this task, if its engine has any.
+    @TaskLocal package static var current: EndpointDefaults?
+
+    /// The encoder a request that keeps the default `jsonEncoder` gets now.
+    package static var encoder: JSONEncoder { current?.encoder ?? JSONEncoder() }
+    /// The decoder a request that keeps the default `jsonDecoder` gets now.
+    package static var decoder: JSONDecoder { current?.decoder ?? JSONDecoder() }
+    /// The retry policy a request that keeps the default `retryPolicy` gets now.
+    package static var retryPolicy: RetryPolicy { current?.retryPolicy ?? RetryPolicy() }
+}
