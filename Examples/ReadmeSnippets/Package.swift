@@ -1,6 +1,6 @@
 // swift-tools-version: 6.2
-// The README's Swift snippets, each copied as it is into a file of its own by `.ci/readme-snippets`, then built
-// and run: the README cannot drift from the API.
+// The README's Swift snippets and those of each migration guide (Docs/Migration), each copied as it is into a file
+// of its own by `.ci/readme-snippets`, then built and run: neither can drift from the API.
 import PackageDescription
 
 let package = Package(
@@ -22,5 +22,15 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-    ]
+    ] + ["eknetwork", "smartnetwork", "microclient", "networkkit", "alamofire"].map { page in
+        // One program per page: a page's snippets share a module, the pages do not.
+        .executableTarget(
+            name: "migration-\(page)",
+            dependencies: [
+                .product(name: "NetKit", package: "NetKit"),
+                .product(name: "NetKitTesting", package: "NetKit"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        )
+    }
 )
