@@ -1,11 +1,11 @@
 # Shortcuts for the commands the README names.
-.PHONY: build test demo bench bench-transports test-ahc compat readme ci clean
+.PHONY: build test demo bench bench-transports test-ahc compat readme ci clean lint format api api-baseline fuzz docs
 
 build:
 	swift build -Xswiftc -warnings-as-errors
 
 test:
-	swift test
+	swift test --disable-xctest
 
 demo:
 	swift run netkit-demo
@@ -17,10 +17,13 @@ bench-transports:
 	bash Benchmarks/Transports/run-benchmarks.sh
 
 test-ahc:
-	swift test --traits AsyncHTTPClient
+	swift test --traits AsyncHTTPClient --disable-xctest
 
 compat:
 	swift run --package-path Examples/EKNetworkCompatibility eknetwork-compatibility
+
+docs:
+	bash .ci/docs
 
 readme:
 	bash .ci/readme-snippets
@@ -28,5 +31,26 @@ readme:
 ci:
 	bash .ci/run
 
+# swift format with .swift-format: `lint` fails on any finding, `format` rewrites the files in place.
+lint:
+	bash .ci/lint
+
+format:
+	bash .ci/lint --format
+
+# The public API against the baseline of the last released version (api/<version>); `api-baseline` records the
+# baseline of NetKitVersion.current when a version is cut.
+api:
+	swift build
+	bash .ci/api-check
+
+api-baseline:
+	swift build
+	bash .ci/api-check --record
+
+# libFuzzer harnesses of the Fuzz package, each for FUZZ_SECONDS (default 30) after replaying its regressions.
+fuzz:
+	bash Fuzz/run.sh $${FUZZ_SECONDS:-30}
+
 clean:
-	rm -rf .build Examples/EKNetworkCompatibility/.build Examples/ReadmeSnippets/.build Benchmarks/Transports/.build
+	rm -rf .build .build-docs Fuzz/.build Examples/EKNetworkCompatibility/.build Examples/ReadmeSnippets/.build Benchmarks/Transports/.build

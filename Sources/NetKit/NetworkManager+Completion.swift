@@ -11,6 +11,7 @@ extension NetworkManager {
     /// ```
     ///
     /// - Parameters:
+    ///   - request: The request to send.
     ///   - accessToken: Read before every attempt, on no particular thread; a non-empty token goes out as
     ///     `Authorization: Bearer` unless the request sets its own `Authorization`.
     ///   - options: When the request starts and whether releasing the handle cancels it (``NetworkTask/Options``);

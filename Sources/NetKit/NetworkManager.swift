@@ -424,7 +424,7 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     /// level `NETKIT_LOG_LEVEL` names (`error` by default). Replace it to send lines to your own sink.
     public var logger: NetworkLogger {
         get { settings.withLock { $0.logging.logger } }
-        set { settings.withLock { $0.logging = LoggingPlugin(logger: newValue, includesCURL: $0.logging.includesCURL, rules: $0.logging.rules) } }
+        set { settings.withLock { $0.logging = $0.logging.with(logger: newValue) } }
     }
 
     /// The logging plugin every request runs: replace it to log `curl` commands or hide more names.
@@ -445,8 +445,10 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     }
 
     /// Sends `request` and decodes its response.
-    /// - Parameter accessToken: Read before every attempt; a non-empty token goes out as `Authorization: Bearer`
-    ///   unless the request sets its own `Authorization`.
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - accessToken: Read before every attempt; a non-empty token goes out as `Authorization: Bearer`
+    ///     unless the request sets its own `Authorization`.
     /// - Throws: ``NetworkError`` for invalid requests (before anything is sent) and 401s that cannot be
     ///   recovered, the request's `errorDecoder` result, its error model's ``ServerError`` or ``HTTPError`` for other
     ///   failed statuses, `DecodingError` or ``ResponseDecodingError``, transport failures as `URLError`, as EKNetwork reports them (`URLError(.timedOut)` past
@@ -559,11 +561,18 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     }
 
     /// EKNetwork reports transport failures as `URLError`: so does the facade, whatever the transport, also as the
-    /// last failure of an event source that gave up.
+    /// last failure of an event source that gave up. Each `URLError` it throws reads as one sentence (kind and host)
+    /// and holds no URL: one that came from a session as it is is rebuilt so, its code kept. A path NetKit's engine
+    /// refuses with its rule (``NetworkError/invalidPath(path:rule:)``) is ``NetworkError/invalidURL``, as EKNetwork
+    /// users catch it.
     static let presentation = ErrorPresentation { error in
         switch error {
         case let error as TransportError:
             URLError(error)
+        case let error as URLError:
+            URLError(error.transportError)
+        case NetworkError.invalidPath:
+            NetworkError.invalidURL
         case EventSourceError.reconnectLimitReached(let attempts, let lastError as TransportError):
             EventSourceError.reconnectLimitReached(attempts: attempts, lastError: URLError(lastError))
         default:

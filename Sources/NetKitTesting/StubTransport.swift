@@ -130,7 +130,7 @@ public final class StubTransport: HTTPTransport {
         public var method: HTTPMethod { head.method }
         /// The URL.
         public var url: URL? { head.url }
-        /// A header's value (case-insensitive; repeated fields joined, see ``NetCore/HTTPHeaderFields/value(for:)``).
+        /// A header's value (case-insensitive; repeated fields joined, see `HTTPHeaderFields.value(for:)`).
         public func value(forHeader name: String) -> String? { head.headerFields.value(for: name) }
     }
 
@@ -221,7 +221,7 @@ public final class StubTransport: HTTPTransport {
 
     /// Records `request` and answers with the first matching stub's reply, else the script's or closure's.
     /// - Throws: the reply's error; ``NoMatchingStub`` for a request nothing answers;
-    ///   ``NetCore/NetworkError/invalidHeader(name:)`` for reply headers a server could not send.
+    ///   `NetworkError.invalidHeader(name:)` for reply headers a server could not send.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let body = try Self.read(request.body)
         let recordedRequest = RecordedRequest(head: request.head, body: body, hasBody: request.body != nil)

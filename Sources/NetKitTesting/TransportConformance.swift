@@ -1,18 +1,18 @@
 import NetCore
 
-/// A conformance suite for any ``HTTPTransport``: the behaviour NetKit's engine relies on, checked over real
+/// A conformance suite for any `HTTPTransport`: the behaviour NetKit's engine relies on, checked over real
 /// TCP against a loopback server on 127.0.0.1 that each check starts and stops itself.
 ///
 /// It covers methods, request and response headers, request bodies of every kind (memory, streams of known and
 /// unknown length, files, multipart forms), status codes, incremental streaming, cancellation before the head and
 /// during the body, a body the consumer abandons, large bodies both ways and redirects (no credentials to another
-/// origin), and each promise of the seam (``NetCore/HTTPTransport``) in a check of its own:
+/// origin), and each promise of the seam (`HTTPTransport`) in a check of its own:
 /// - repeated fields both ways: a field set twice reaches the server with both values, every `Set-Cookie` reaches
 ///   the caller apart;
 /// - no CR, LF or NUL reaches the wire by any API;
 /// - progress: bytes sent and received reported as they move, the upload complete before the request is, and
 ///   completion left to the engine;
-/// - failures in NetKit's words (``NetCore/TransportError/Kind``): a refused connection, a body dropped mid-way or
+/// - failures in NetKit's words (`TransportError.Kind`): a refused connection, a body dropped mid-way or
 ///   shorter than its `Content-Length`, an idle timeout;
 /// - the head time: when the head arrived, also when the body is collected whole.
 ///

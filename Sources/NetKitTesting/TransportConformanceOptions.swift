@@ -3,9 +3,9 @@ public struct TransportConformanceOptions: Sendable {
     /// Whether the transport follows redirects (then credentials must not follow one to another origin); when
     /// `false` it must hand the 3xx response back instead. `true` by default, as NetKit's transports do.
     public var followsRedirects: Bool
-    /// Whether failures must be ``NetCore/TransportError``s of the kind that fits (``NetCore/TransportError/Kind/connectionLost``
-    /// for a body cut short, ``NetCore/TransportError/Kind/cannotConnect`` for a refused connection,
-    /// ``NetCore/TransportError/Kind/timedOut`` for an idle timeout), as the retry rules read them; when `false`,
+    /// Whether failures must be `TransportError`s of the kind that fits (`TransportError.Kind.connectionLost`
+    /// for a body cut short, `TransportError.Kind.cannotConnect` for a refused connection,
+    /// `TransportError.Kind.timedOut` for an idle timeout), as the retry rules read them; when `false`,
     /// any error will do, as long as there is one. `true` by default: a transport whose failures carry no kind is
     /// never retried.
     public var requiresTransportErrorKinds: Bool

@@ -7,7 +7,7 @@ extension MultipartFormData {
     /// The file is checked now, so a missing or unreadable file fails here rather than
     /// halfway through an upload; its size is recorded and becomes part of ``contentLength``.
     /// If the file has another size when it is read, the upload fails with
-    /// ``UploadSourceError/fileSizeChanged(_:expected:actual:)`` rather than sending a body
+    /// `UploadSourceError.fileSizeChanged(_:expected:actual:)` rather than sending a body
     /// that disagrees with its length.
     ///
     /// - Parameters:
@@ -16,8 +16,8 @@ extension MultipartFormData {
     ///   - mimeType: The content type; by default derived from the file's extension
     ///     (`application/octet-stream` when unknown), see ``mimeType(forPathExtension:)``.
     ///   - filename: The file name sent to the server; by default the file's last path component.
-    /// - Throws: ``UploadSourceError/fileNotFound(_:)``, ``UploadSourceError/notARegularFile(_:)``
-    ///   or ``UploadSourceError/fileUnreadable(_:errno:)``.
+    /// - Throws: `UploadSourceError.fileNotFound(_:)`, `UploadSourceError.notARegularFile(_:)`
+    ///   or `UploadSourceError.fileUnreadable(_:errno:)`.
     public mutating func addPart(
         name: String,
         fileURL: URL,
@@ -36,10 +36,10 @@ extension MultipartFormData {
     /// Appends a part read once from `stream`, which must yield exactly `length` bytes.
     ///
     /// The stream is read when the form is sent, piece by piece. A form holding a stream
-    /// part can be sent once: ``UploadSource/isReplayable`` is `false`, so it is not retried,
-    /// and a second ``UploadSource/makeReader()`` fails with
-    /// ``UploadSourceError/streamAlreadyConsumed``. A stream that ends early or runs long
-    /// fails the upload with ``UploadSourceError/streamLengthMismatch(expected:actual:)``.
+    /// part can be sent once: `UploadSource.isReplayable` is `false`, so it is not retried,
+    /// and a second `UploadSource.makeReader()` fails with
+    /// `UploadSourceError.streamAlreadyConsumed`. A stream that ends early or runs long
+    /// fails the upload with `UploadSourceError.streamLengthMismatch(expected:actual:)`.
     ///
     /// - Parameters:
     ///   - name: The form field name.
@@ -64,12 +64,12 @@ extension MultipartFormData {
         ))
     }
 
-    /// The form as an ``UploadSource``: the framing in memory around each part's data,
+    /// The form as an `UploadSource`: the framing in memory around each part's data,
     /// which stays where it is (memory, file or stream) until a transport reads it.
     ///
     /// Validated up front exactly like ``encoded()``: header values with CR, LF or NUL and
     /// in-memory data containing the delimiter are refused before a byte is sent (file and
-    /// stream data are not scanned; see ``boundary``). Its ``UploadSource/length`` equals
+    /// stream data are not scanned; see ``boundary``). Its `UploadSource.length` equals
     /// ``contentLength``, and for in-memory forms its bytes equal ``encoded()``.
     ///
     /// - Throws: ``MultipartEncodingError/lineBreakInHeader(field:partIndex:)`` or

@@ -18,9 +18,9 @@ import NetCore
 ///
 /// How it stops:
 /// - `204 No Content` from the server ends the sequence cleanly (`nil`);
-/// - any other non-2xx status throws, as `send` would (the request's `errorDecoder` result or ``HTTPError``;
-///   ``NetworkError/unauthorized`` after the one token refresh each connection may make);
-/// - a response that is not `text/event-stream` throws ``StreamingError/unexpectedContentType(_:)``;
+/// - any other non-2xx status throws, as `send` would (the request's `errorDecoder` result or `HTTPError`;
+///   `NetworkError.unauthorized` after the one token refresh each connection may make);
+/// - a response that is not `text/event-stream` throws `StreamingError.unexpectedContentType(_:)`;
 /// - more failed attempts in a row than the policy allows throw ``EventSourceError/reconnectLimitReached(attempts:lastError:)``;
 /// - errors that another attempt cannot mend (an invalid request, a failed token refresh, an event larger than
 ///   the limit) throw as they are;
@@ -49,6 +49,9 @@ public struct EventSource: AsyncSequence, Sendable {
 
     /// Creates a source over `connect`, which the manager or the engine supplies.
     /// - Parameters:
+    ///   - policy: When to reconnect and when to give up.
+    ///   - maximumEventSize: The longest line and the largest event data accepted, in bytes.
+    ///   - connect: Opens one connection that resumes after the last event ID it is given.
     ///   - clock: What reconnection waits are slept on (a test can pass one that does not sleep).
     ///   - randomUnit: A number in `0..<1` for each jittered wait.
     public init(

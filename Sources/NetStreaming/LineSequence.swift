@@ -6,9 +6,9 @@ import Foundation
 
 /// The lines of a stream of `Data` chunks, as `String`s, skipping blank lines.
 ///
-/// It runs over any sequence of chunks: a ``NetCore/ResponseBody`` in the app, an array of chunks in a test.
+/// It runs over any sequence of chunks: a `ResponseBody` in the app, an array of chunks in a test.
 /// Lines are split by ``LineSplitter`` (LF or CRLF; a last line without a line break counts; invalid UTF-8
-/// becomes U+FFFD; a line longer than `maximumLineLength` throws ``NetCore/StreamingError/lineTooLong(limitBytes:)``).
+/// becomes U+FFFD; a line longer than `maximumLineLength` throws `StreamingError.lineTooLong(limitBytes:)`).
 /// Empty lines are skipped, as EKNetwork's `lines()` does; a line of spaces is not empty.
 ///
 /// Each line is cut from the chunk it arrived in; the iterator awaits the base only for the next chunk, and
@@ -23,7 +23,7 @@ import Foundation
 public struct LineSequence<Base: AsyncSequence>: AsyncSequence where Base.Element == Data {
     /// A line, without its line break.
     public typealias Element = String
-    /// The base's error, or ``NetCore/StreamingError``.
+    /// The base's error, or `StreamingError`.
     public typealias Failure = any Error
 
     @usableFromInline let base: Base

@@ -28,7 +28,7 @@ import NetCore
 ///   they never fail the stream. Use ``nextLineData()`` to see the exact bytes.
 /// - Empty lines are returned; the views above decide whether to skip them.
 /// - Memory is bounded: a line longer than ``maximumLineLength`` bytes (not counting its line break)
-///   throws ``StreamingError/lineTooLong(limitBytes:)`` as soon as that is certain, and then every later call
+///   throws `StreamingError.lineTooLong(limitBytes:)` as soon as that is certain, and then every later call
 ///   throws the same error.
 ///
 /// ```swift
@@ -91,14 +91,14 @@ public struct LineSplitter: Sendable {
 
     /// The next complete line, decoded as UTF-8 (invalid bytes become U+FFFD), or `nil` when the splitter
     /// needs another chunk (or, after ``finish()``, has no more lines).
-    /// - Throws: ``StreamingError/lineTooLong(limitBytes:)``.
+    /// - Throws: `StreamingError.lineTooLong(limitBytes:)`.
     public mutating func nextLine() throws(StreamingError) -> String? {
         try next { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The next complete line's bytes, without its line break, or `nil` like ``nextLine()``; what
     /// `JSONDecoder` reads NDJSON records from.
-    /// - Throws: ``StreamingError/lineTooLong(limitBytes:)``.
+    /// - Throws: `StreamingError.lineTooLong(limitBytes:)`.
     public mutating func nextLineData() throws(StreamingError) -> Data? {
         try next { Data($0) }
     }

@@ -7,7 +7,7 @@ import Foundation
 /// Newline-delimited JSON: one `Decodable` record per non-empty line of a stream of `Data` chunks.
 ///
 /// Lines are split as in ``LineSequence`` (LF or CRLF, a last line without a line break counts, a line longer
-/// than `maximumLineLength` throws ``NetCore/StreamingError/lineTooLong(limitBytes:)``); empty lines are
+/// than `maximumLineLength` throws `StreamingError.lineTooLong(limitBytes:)`); empty lines are
 /// skipped. Each record is decoded straight from the bytes of its line (no `String` in between). Every record
 /// before a bad line is delivered; the bad line throws the decoder's `DecodingError`, and the sequence ends
 /// (`next()` returns `nil` afterwards), as EKNetwork's `ndjson(as:decoder:)` does.
@@ -21,7 +21,7 @@ public struct NDJSONSequence<Base: AsyncSequence, Item: Decodable & Sendable>: A
 where Base.Element == Data {
     /// A decoded record.
     public typealias Element = Item
-    /// The base's error, a `DecodingError`, or ``NetCore/StreamingError``.
+    /// The base's error, a `DecodingError`, or `StreamingError`.
     public typealias Failure = any Error
 
     @usableFromInline let base: Base

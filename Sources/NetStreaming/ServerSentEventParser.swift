@@ -36,7 +36,7 @@ import NetCore
 /// - Text is UTF-8; invalid bytes become U+FFFD REPLACEMENT CHARACTER, as the standard's decoder does.
 /// - Memory is bounded: a line longer than ``maximumEventSize`` bytes (not counting its line end), or an
 ///   event whose data (the data lines joined) would grow past it, throws
-///   ``StreamingError/lineTooLong(limitBytes:)``, and every later call throws the same error.
+///   `StreamingError.lineTooLong(limitBytes:)`, and every later call throws the same error.
 ///
 /// ```swift
 /// var parser = ServerSentEventParser()
@@ -156,7 +156,7 @@ public struct ServerSentEventParser: Sendable {
 
     /// The next dispatched event, or `nil` when the parser needs another chunk (or, after ``finish()``, has
     /// no more events).
-    /// - Throws: ``StreamingError/lineTooLong(limitBytes:)``.
+    /// - Throws: `StreamingError.lineTooLong(limitBytes:)`.
     public mutating func nextEvent() throws(StreamingError) -> ServerSentEvent? {
         if let failure { throw failure }
         // Scan the buffer in place while the line handlers change the rest of the parser.

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// The iterator awaits the base only for the next chunk and stays on the caller's actor
 /// (`next(isolation:)`). At the end of the stream a block without its closing blank line is discarded; a
-/// line or event over `maximumEventSize` throws ``NetCore/StreamingError/lineTooLong(limitBytes:)``. After an
+/// line or event over `maximumEventSize` throws `StreamingError.lineTooLong(limitBytes:)`. After an
 /// error, or the end, `next()` returns `nil`. The iterator's ``AsyncIterator/lastEventID`` and
 /// ``AsyncIterator/reconnectionTime`` are what a reconnecting client needs.
 ///
@@ -21,7 +21,7 @@ import Foundation
 public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where Base.Element == Data {
     /// A dispatched event.
     public typealias Element = ServerSentEvent
-    /// The base's error, or ``NetCore/StreamingError``.
+    /// The base's error, or `StreamingError`.
     public typealias Failure = any Error
 
     @usableFromInline let base: Base
@@ -32,6 +32,7 @@ public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where 
 
     /// Reads the events of `base`.
     /// - Parameters:
+    ///   - base: The body's chunks.
     ///   - maximumEventSize: the longest line and the largest event data accepted, in bytes.
     ///   - lastEventID: the last event ID a previous connection ended with, so that events carry it until the
     ///     stream sets another.

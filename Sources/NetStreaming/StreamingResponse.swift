@@ -27,7 +27,7 @@ import NetCore
 public struct StreamingResponse: Sendable {
     /// The HTTP status code.
     public let statusCode: Int
-    /// The response headers (repeated names joined, see ``NetCore/HTTPHeaderFields/dictionary``).
+    /// The response headers (repeated names joined, see `HTTPHeaderFields.dictionary`).
     public let headers: [String: String]
     /// The response's header fields, repeated ones apart.
     public let headerFields: HTTPHeaderFields
@@ -80,7 +80,7 @@ public struct StreamingResponse: Sendable {
     /// multi-byte characters split across chunks.
     ///
     /// Invalid UTF-8 becomes U+FFFD. A line longer than `maximumLineLength` bytes ends the sequence with
-    /// ``NetCore/StreamingError/lineTooLong(limitBytes:)``. See ``LineSequence``.
+    /// `StreamingError.lineTooLong(limitBytes:)`. See ``LineSequence``.
     public func lines(maximumLineLength: Int = LineSplitter.defaultMaximumLineLength) -> LineSequence<ResponseBody> {
         LineSequence(chunks, maximumLineLength: maximumLineLength)
     }
@@ -89,7 +89,7 @@ public struct StreamingResponse: Sendable {
     /// `DecodingError` (after every record before it) and finishes the sequence.
     ///
     /// A line longer than `maximumLineLength` bytes ends the sequence with
-    /// ``NetCore/StreamingError/lineTooLong(limitBytes:)``. See ``NDJSONSequence``.
+    /// `StreamingError.lineTooLong(limitBytes:)`. See ``NDJSONSequence``.
     public func ndjson<Item: Decodable & Sendable>(
         as itemType: Item.Type,
         decoder: JSONDecoder = JSONDecoder(),
@@ -101,9 +101,11 @@ public struct StreamingResponse: Sendable {
     /// The body as server-sent events, parsed by the WHATWG rules (see ``ServerSentEventParser``).
     ///
     /// It reads one connection; it does not check the `Content-Type` nor reconnect. A line or an event's data
-    /// over `maximumEventSize` bytes ends the sequence with ``NetCore/StreamingError/lineTooLong(limitBytes:)``.
-    /// - Parameter lastEventID: the last event ID a previous connection ended with, so that events carry it
-    ///   until the stream sets another.
+    /// over `maximumEventSize` bytes ends the sequence with `StreamingError.lineTooLong(limitBytes:)`.
+    /// - Parameters:
+    ///   - maximumEventSize: The longest line and the largest event data accepted, in bytes.
+    ///   - lastEventID: the last event ID a previous connection ended with, so that events carry it
+    ///     until the stream sets another.
     public func events(
         maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize,
         lastEventID: String? = nil

@@ -32,7 +32,7 @@ struct LogRedactionTests {
         #expect(LogRedaction.describe(LeakyError()) == "LeakyError: Timed out: api.example.com (code -1001)")
         #expect(LogRedaction.describe(TransportError(.cannotConnect, host: "h.test")) == "TransportError.cannotConnect: Could not connect: h.test")
         #expect(LogRedaction.describe(CancellationError()) == "cancelled")
-        #expect(LogRedaction.describe(NetworkError.invalidURL) == "NetworkError: The request URL is invalid.")
+        #expect(LogRedaction.describe(NetworkError.invalidURL) == "NetworkError: \(NetworkError.invalidURL.description)")
         let http = HTTPError(statusCode: 400, data: Data(#"{"error":"bad","refresh_token":"s3cr3t"}"#.utf8), headers: ["Set-Cookie": "id=s3cr3t"])
         #expect(!LogRedaction.describe(http).contains("s3cr3t"))
         #expect(LogRedaction.describe(http).hasPrefix("HTTP 400"))

@@ -81,9 +81,11 @@ struct QueryItemsTests {
         #expect(throws: NetworkError.invalidURL) { try builder.makeRequest(request, baseURL: base) }
     }
 
-    @Test("a bad path still fails with invalidURL when items are set")
+    @Test("a bad path still fails, naming its rule, when items are set")
     func badPath() {
         let request = ItemsRequest(path: "/../secret", queryItems: [URLQueryItem(name: "a", value: "1")])
-        #expect(throws: NetworkError.invalidURL) { try builder.makeRequest(request, baseURL: base) }
+        #expect(throws: NetworkError.invalidPath(path: "/../secret", rule: .dotSegment)) {
+            try builder.makeRequest(request, baseURL: base)
+        }
     }
 }

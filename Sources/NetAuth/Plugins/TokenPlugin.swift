@@ -27,7 +27,7 @@ public struct TokenPlugin: Plugin {
     }
 
     /// Adds the token to each attempt.
-    /// - Throws: ``NetworkError/invalidHeader(name:)`` for a header token with CR, LF or NUL.
+    /// - Throws: `NetworkError.invalidHeader(name:)` for a header token with CR, LF or NUL.
     public func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {
         guard let token = try await token() else { return }
         switch placement {

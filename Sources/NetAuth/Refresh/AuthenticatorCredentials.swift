@@ -21,6 +21,8 @@ public final class AuthenticatorCredentials<A: Authenticator>: CredentialProvide
 
     /// Starts with `credential`.
     /// - Parameters:
+    ///   - authenticator: Applies the credential and renews it.
+    ///   - credential: The credential the first requests are sent with.
     ///   - policy: The refresh window and timeout.
     ///   - line: Held while a refresh runs, so requests that start meanwhile wait for the new credential.
     public init(authenticator: A, credential: A.Credential, policy: TokenRefreshPolicy = TokenRefreshPolicy(), line: HoldTheLine? = nil) {

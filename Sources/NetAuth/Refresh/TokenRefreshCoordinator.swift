@@ -11,10 +11,10 @@ import NetCore
 ///   ``TokenRefreshError/refreshLimitExceeded(limit:interval:)`` instead of looping.
 /// - Cancelling a waiter ends its wait with `CancellationError` and leaves the refresh running for the
 ///   others: the refresh runs in a task of its own.
-/// - A request the refresh itself sends fails on 401 with ``NetworkError/unauthorized`` instead of waiting
+/// - A request the refresh itself sends fails on 401 with `NetworkError.unauthorized` instead of waiting
 ///   for itself; the mark is this coordinator's and this refresh's alone, so other coordinators (other
 ///   managers) refresh as usual, and so do tasks the refresher started once the refresh is over.
-/// - With a ``HoldTheLine``, new requests wait while the refresh runs (the refresher's own pass).
+/// - With a `HoldTheLine`, new requests wait while the refresh runs (the refresher's own pass).
 /// - A refresh that runs longer than ``TokenRefreshPolicy/timeout`` fails its waiters with
 ///   ``TokenRefreshError/timedOut(after:)``, releases the line and is cancelled.
 public actor TokenRefreshCoordinator: CredentialRecovery {
@@ -40,6 +40,7 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
 
     /// Creates a coordinator that refreshes with `refresher`.
     /// - Parameters:
+    ///   - refresher: Runs each refresh: its `refreshTokenIfNeeded()` obtains the new token.
     ///   - policy: The refresh window.
     ///   - line: Held while a refresh runs, so requests that start meanwhile wait for the new credential.
     ///   - now: The clock the window is measured with (a test can pass its own).
@@ -95,7 +96,7 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
 
     /// Waits for a fresh credential for a request that got 401 under `generation`.
     /// - Throws: the refresh's error, ``TokenRefreshError``, `CancellationError`, or
-    ///   ``NetworkError/unauthorized`` when called from inside this coordinator's own running refresh.
+    ///   `NetworkError.unauthorized` when called from inside this coordinator's own running refresh.
     public func recover(fromUnauthorizedAt generation: UInt64) async throws {
         if let running = machine.runningRefresh,
            RefreshScope.current.contains(RefreshScope(coordinator: ObjectIdentifier(self), refresh: running)) {

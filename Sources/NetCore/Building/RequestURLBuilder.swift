@@ -13,8 +13,9 @@ import Foundation
 /// no text is refused and none can end a pair early or start a fragment.
 public enum RequestURLBuilder {
     /// The URL for `path`, `query` and `queryItems` under `base`.
-    /// - Throws: ``NetworkError/invalidURL`` for a base URL without scheme or host, or a path that traverses,
-    ///   names a scheme, carries a query or fragment, or holds control characters or backslashes.
+    /// - Throws: ``NetworkError/invalidURL`` for a base URL without scheme or host;
+    ///   ``NetworkError/invalidPath(path:rule:)`` for a path that traverses, names a scheme, carries a query or
+    ///   fragment, or holds control characters or backslashes.
     public static func url(
         base: URL, path: String, query: [String: String]?, queryItems: [URLQueryItem]? = nil
     ) throws(NetworkError) -> URL {
@@ -93,47 +94,57 @@ public enum RequestURLBuilder {
     }
 
     /// Throws unless `path` is a plain relative or absolute path that stays under the base URL.
+    /// - Throws: ``NetworkError/invalidPath(path:rule:)`` naming the path and the rule it breaks (EKNetwork's
+    ///   `NetworkManager` shows it as ``NetworkError/invalidURL``).
     public static func validate(path: String) throws(NetworkError) {
         var mayTraverse = false
         var colon: String.UTF8View.Index?
         for index in path.utf8.indices {
+            let rule: NetworkError.PathRule
             switch path.utf8[index] {
-            case 0..<0x20, 0x7F, UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\\"):
-                throw .invalidURL
+            case 0..<0x20, 0x7F: rule = .controlCharacter
+            case UInt8(ascii: "?"): rule = .query
+            case UInt8(ascii: "#"): rule = .fragment
+            case UInt8(ascii: "\\"): rule = .backslash
             case UInt8(ascii: "."), UInt8(ascii: "%"):
                 mayTraverse = true
+                continue
             case UInt8(ascii: ":"):
                 if colon == nil { colon = index }
+                continue
             default:
-                break
+                continue
             }
+            throw .invalidPath(path: NetworkError.printablePath(path), rule: rule)
         }
         if let colon, path[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) }),
            path[colon...].hasPrefix("://") {
-            throw .invalidURL
+            throw .invalidPath(path: NetworkError.printablePath(path), rule: .scheme)
         }
         guard mayTraverse else { return }
-        for segment in path.split(separator: "/", omittingEmptySubsequences: false) where isTraversal(segment) {
-            throw .invalidURL
+        for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if let rule = traversal(in: segment) { throw .invalidPath(path: NetworkError.printablePath(path), rule: rule) }
         }
     }
 
     /// Decodes the segment until it stops changing (bounded: an attacker nests encodings, not forever) and
-    /// looks for a `..` among the pieces a server might split it into after decoding.
-    private static func isTraversal(_ segment: Substring) -> Bool {
+    /// looks for a `..` among the pieces a server might split it into after decoding; the rule it breaks, if any.
+    private static func traversal(in segment: Substring) -> NetworkError.PathRule? {
         // Without a `%` nothing decodes, and neither `/` nor a backslash can occur in a segment (`validate` refuses
         // backslashes): only a plain `..` traverses.
-        if !segment.utf8.contains(UInt8(ascii: "%")) { return segment == ".." }
+        if !segment.utf8.contains(UInt8(ascii: "%")) { return segment == ".." ? .dotSegment : nil }
         var current = String(segment)
-        for _ in 0..<4 {
+        // Four decodings, each result checked (the last too).
+        for round in 0...4 {
             let pieces = current.split(whereSeparator: { $0 == "/" || $0 == "\\" }).map(String.init)
-            if current == ".." || pieces.contains("..") { return true }
-            if current.unicodeScalars.contains(where: { $0.value < 0x20 }) { return true }
+            if current == ".." || pieces.contains("..") { return .encodedDotSegment }
+            if current.unicodeScalars.contains(where: { $0.value < 0x20 }) { return .encodedControlCharacter }
+            guard round < 4 else { break }
             let decoded = PercentEncoding.decodeOnce(current)
-            if decoded == current { return false }
+            if decoded == current { return nil }
             current = decoded
         }
-        return current.contains("%")
+        return current.contains("%") ? .nestedEncoding : nil
     }
 
     private static func join(_ basePath: Substring, _ relative: String) -> String {

@@ -54,9 +54,16 @@ public struct Cookie: Sendable, Hashable {
 
     /// Creates a cookie.
     /// - Parameters:
+    ///   - name: The cookie's name.
+    ///   - value: The cookie's value.
     ///   - domain: A host (with `isHostOnly`, the default) or a domain; a leading dot is dropped.
     ///   - path: Starts with `/` (default `/`: every path).
     ///   - expiresAt: `nil` (the default) for a session cookie.
+    ///   - isSecure: Sent over HTTPS only.
+    ///   - isHTTPOnly: Not for scripts (kept for fidelity; NetKit has none).
+    ///   - sameSite: The `SameSite` attribute, if any.
+    ///   - isHostOnly: Sent to `domain` itself only, not to its subdomains.
+    ///   - createdAt: When it was first stored (orders cookies with paths of the same length).
     public init(
         name: String,
         value: String,

@@ -13,10 +13,10 @@ public enum CookieError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A sentence naming what was refused and why (never the value).
     public var description: String {
         switch self {
-        case .invalidName(let name): "Cookie name \"\(name)\" is empty or holds a control character, space, '=', ';' or ','."
-        case .invalidValue(let name): "The value of cookie \"\(name)\" holds a control character or ';'."
-        case .invalidDomain(let domain): "Cookie domain \"\(domain)\" is empty or is not a host name."
-        case .invalidPath(let path): "Cookie path \"\(path)\" does not start with '/' or holds a control character or ';'."
+        case .invalidName(let name): "Cookie name \"\(HeaderValidation.printable(name))\" is empty or holds a control character, space, '=', ';' or ','."
+        case .invalidValue(let name): "The value of cookie \"\(HeaderValidation.printable(name))\" holds a control character or ';'."
+        case .invalidDomain(let domain): "Cookie domain \"\(HeaderValidation.printable(domain))\" is empty or is not a host name."
+        case .invalidPath(let path): "Cookie path \"\(HeaderValidation.printable(path))\" does not start with '/' or holds a control character or ';'."
         }
     }
 

@@ -113,13 +113,15 @@ public struct RequestExecutor: Sendable {
 
     /// Sends `request` and decodes its response.
     /// - Parameters:
+    ///   - request: The request to send.
     ///   - baseURL: The URL the request's path is appended to, unless the request names its own `baseURL`.
     ///   - accessToken: Read on the caller's actor before every attempt; a non-empty token is sent as
     ///     `Authorization: Bearer` unless the request sets its own `Authorization` header.
     ///   - credentials: Renews the credential on 401 (once per request), when the request allows retries.
     /// - Throws: ``NetworkError`` for a request that cannot be built (before anything is sent), the request's
     ///   `errorDecoder` result, the error model's ``ServerError`` or ``HTTPError`` for a failed status, ``NetworkError/unauthorized``, a renewal's
-    ///   error, ``TransportError`` (``TransportError/Kind/timedOut`` past the request's timeout), `DecodingError`, a
+    ///   error, ``TransportError`` (``TransportError/Kind/timedOut`` past the request's timeout), `DecodingError` (its text also names the
+    ///   response's status, content type and first bytes), a
     ///   plugin's error, or `CancellationError` when the calling task is cancelled.
     nonisolated(nonsending) public func send<Request: Endpoint>(
         _ request: Request,
@@ -358,7 +360,12 @@ public struct RequestExecutor: Sendable {
            let error = ServerErrorDecoding(model: model, decoder: decoder ?? request.jsonDecoder).error(head: received.head, body: received.body) {
             throw error
         }
-        return try request.decode(received, decoder: decoder)
+        do {
+            return try request.decode(received, decoder: decoder)
+        } catch let error as DecodingError {
+            // The decoder's own words lack what the body was (an HTML error page, say): the text adds it.
+            throw DecodingErrorDetails.adding(received.head, body: received.body, to: error)
+        }
     }
 
     /// The request's error model (or the engine's) with the decoder its `Response` would be decoded with; `nil`, and

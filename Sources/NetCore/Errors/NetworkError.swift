@@ -9,8 +9,11 @@ import Foundation
 /// The first six cases are EKNetwork's; the others name failures EKNetwork had no word for. Every
 /// validation error is thrown before a byte is sent.
 public enum NetworkError: Error, Sendable, Equatable {
-    /// The URL could not be built: a path with a `..` segment (also percent-encoded), a scheme, a query or
-    /// fragment, control characters, or a base URL without scheme and host.
+    /// The URL could not be built: a base URL without scheme and host, or a target the wire cannot carry.
+    ///
+    /// EKNetwork's `NetworkManager` also throws it for every path ``RequestURLBuilder/validate(path:)`` refuses (a
+    /// `..` segment, also percent-encoded, a scheme, a query or fragment, control characters, backslashes), as
+    /// EKNetwork did; NetKit's own engine throws ``invalidPath(path:rule:)`` there, naming the path and the rule.
     case invalidURL
     /// The multipart form could not be encoded: a line break or NUL in a name, filename or MIME type, or a
     /// part whose data contains the boundary.
@@ -32,21 +35,90 @@ public enum NetworkError: Error, Sendable, Equatable {
     /// A request body stream was already read by an earlier send; a stream can be sent once (bodies of
     /// memory and files can be sent any number of times).
     case uploadStreamConsumed
+    /// The request path breaks `rule`; `path` is the path as far as its first `?` or `#` (what follows may be
+    /// query values), control characters escaped.
+    ///
+    /// NetKit's own engine throws it; EKNetwork's `NetworkManager` shows it as ``invalidURL``, the error its
+    /// users catch for a bad path, so `catch NetworkError.invalidURL` keeps working there.
+    case invalidPath(path: String, rule: PathRule)
+
+    /// The rule of ``RequestURLBuilder/validate(path:)`` a path broke.
+    public enum PathRule: String, Sendable, Hashable, CaseIterable {
+        /// A `..` segment, which would leave the base URL's path.
+        case dotSegment
+        /// A segment that percent-decodes (once or more) to `..`, or to a piece `..` between slashes.
+        case encodedDotSegment
+        /// A percent-encoded control character (`%0a`, also double-encoded).
+        case encodedControlCharacter
+        /// Percent-encoding nested more deeply than a server would ever decode.
+        case nestedEncoding
+        /// A `?`: query values go in `queryParameters` or `queryItems`, where they are encoded.
+        case query
+        /// A `#`: a fragment is never sent.
+        case fragment
+        /// A scheme (`https://`): the base URL gives the scheme and host.
+        case scheme
+        /// A control character (below U+0020, or DEL).
+        case controlCharacter
+        /// A backslash, which some servers read as `/`.
+        case backslash
+
+        /// Why the rule refuses the path, as the end of a sentence.
+        public var reason: String {
+            switch self {
+            case .dotSegment: "it has a \"..\" segment"
+            case .encodedDotSegment: "it has a segment that percent-decodes to \"..\""
+            case .encodedControlCharacter: "it has a percent-encoded control character"
+            case .nestedEncoding: "it is percent-encoded more than four times over"
+            case .query: "it holds a query (\"?\"); pass query values as queryParameters or queryItems"
+            case .fragment: "it holds a fragment (\"#\")"
+            case .scheme: "it names a scheme; the base URL gives the scheme and host"
+            case .controlCharacter: "it holds a control character"
+            case .backslash: "it holds a backslash"
+            }
+        }
+    }
+
+    /// `path` fit for ``invalidPath(path:rule:)``: cut at the first `?` or `#` (what follows may be query values),
+    /// at most 200 characters, control characters escaped.
+    static func printablePath(_ path: String) -> String {
+        var shown = Substring(path)
+        var cut = false
+        if let mark = shown.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            shown = shown[...mark]
+            cut = shown.endIndex != path.endIndex
+        }
+        if shown.count > 200 {
+            shown = shown.prefix(200)
+            cut = true
+        }
+        return HeaderValidation.printable(String(shown)) + (cut ? "…" : "")
+    }
 }
 
 extension NetworkError: LocalizedError, CustomStringConvertible {
-    /// A sentence that names the failure; never includes header values, which may be secrets.
+    /// One line that names the failure and its reason; never includes header values or query values, which may be
+    /// secrets.
     public var description: String {
         switch self {
-        case .invalidURL: "The request URL is invalid."
-        case .invalidMultipartEncoding: "The multipart form could not be encoded."
-        case .emptyResponse: "The response body was empty."
-        case .unauthorized: "The server rejected the request's credentials (401)."
-        case .invalidResponse: "The response was not an HTTP response."
-        case .conflictingBodyTypes: "The request sets both body and multipartData."
-        case .invalidHeader(let name): "The header \"\(HeaderValidation.printable(name))\" is invalid."
-        case .responseTooLarge(let limit): "The response body exceeded \(limit) bytes."
-        case .uploadStreamConsumed: "The request body stream was already sent once."
+        case .invalidURL:
+            "The request URL is invalid: the base URL lacks a scheme or a host, or the path or query holds what a "
+                + "request line cannot carry (a \"..\" segment, a scheme, \"?\" or \"#\" in the path, a control "
+                + "character, a backslash)"
+        case .invalidMultipartEncoding:
+            "The multipart form could not be encoded: a name, filename or MIME type holds a line break or NUL, or a "
+                + "part's data contains the boundary"
+        case .emptyResponse:
+            "The response body was empty where a value was expected (an emptyResponseHandler can supply one)"
+        case .unauthorized: "The server rejected the request's credentials (401) and they could not be renewed"
+        case .invalidResponse: "The response was not an HTTP response"
+        case .conflictingBodyTypes: "The request sets both body and multipartData; it may set one"
+        case .invalidHeader(let name):
+            "The header \"\(HeaderValidation.printable(name))\" is invalid: its name is not a token, its value holds "
+                + "CR, LF or NUL, or it is a framing header that contradicts the body"
+        case .responseTooLarge(let limit): "The response body exceeded the limit of \(limit) bytes held in memory"
+        case .uploadStreamConsumed: "The request body stream was already sent once; a stream can be sent only once"
+        case .invalidPath(let path, let rule): "The path \"\(path)\" is invalid: \(rule.reason)"
         }
     }
 

@@ -1,4 +1,4 @@
-/// The HTTP methods a ``NetworkRequest`` can use.
+/// The HTTP methods a `NetworkRequest` can use.
 public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
     /// `GET`: read a resource.
     case get = "GET"

@@ -8,7 +8,9 @@ import os
 ///
 /// Messages never contain secrets: headers pass through ``HeaderRedaction`` before they are logged.
 /// On platforms without `os`, messages below ``minimumLevel`` are dropped; the default comes from the
-/// `NETKIT_LOG_LEVEL` environment variable (`debug`, `info`, `notice`, `error`, `off`) and is `error`.
+/// `NETKIT_LOG_LEVEL` environment variable (`debug`, `info`, `notice`, `error`, `off`) and is `error`: a failed
+/// request is written to standard error. (NetKit's own test bundle alone defaults to `off`: see
+/// ``environmentLevel``.)
 public struct NetworkLogger: Sendable {
     /// The importance of a message.
     public enum Level: Int, Sendable, Comparable, CaseIterable {
@@ -76,13 +78,25 @@ public struct NetworkLogger: Sendable {
     }
 
     /// The level named by `NETKIT_LOG_LEVEL`, `error` when unset, `nil` for `off`.
+    ///
+    /// One exception, for NetKit's own tests: when the variable is unset and the process is NetKit's test bundle
+    /// (`NetKitPackageTests.xctest`), the default is `off`, because those tests provoke hundreds of failures on
+    /// purpose and `swift test` would print each one; `NETKIT_LOG_LEVEL=error swift test` shows them. Any other
+    /// program, your own tests included, gets `error`.
     public static var environmentLevel: Level? {
-        switch ProcessInfo.processInfo.environment["NETKIT_LOG_LEVEL"]?.lowercased() {
-        case "debug": .debug
-        case "info": .info
-        case "notice": .notice
-        case "off", "none": nil
-        default: .error
+        defaultLevel(environment: ProcessInfo.processInfo.environment, executable: CommandLine.arguments.first ?? "")
+    }
+
+    /// ``environmentLevel`` for a given environment and executable path.
+    package static func defaultLevel(environment: [String: String], executable: String) -> Level? {
+        let named = environment["NETKIT_LOG_LEVEL"]?.lowercased()
+        if named == nil, executable.split(separator: "/").last == "NetKitPackageTests.xctest" { return nil }
+        switch named {
+        case "debug": return .debug
+        case "info": return .info
+        case "notice": return .notice
+        case "off", "none": return nil
+        default: return .error
         }
     }
 
@@ -95,7 +109,17 @@ public struct NetworkLogger: Sendable {
     /// Writes `message` at `level`.
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard isEnabled(level) else { return }
-        let text = message()
+        write(level, message())
+    }
+
+    /// Writes `message` at `level` whatever ``minimumLevel`` says, unless the logger writes nothing: for output a
+    /// developer asked for explicitly (`LoggingPlugin`'s `curl` lines).
+    func logRegardlessOfLevel(_ level: Level, _ message: @autoclosure () -> String) {
+        guard minimumLevel != nil else { return }
+        write(level, message())
+    }
+
+    private func write(_ level: Level, _ text: String) {
         if let sink {
             sink(level, text)
             return

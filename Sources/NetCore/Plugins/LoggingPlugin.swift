@@ -19,23 +19,45 @@ import Foundation
 ///
 /// | level | lines |
 /// | --- | --- |
-/// | `debug` | `→ GET https://api.example.com/todos?state=…` before each attempt (and its `curl` rendering), `← 200 GET https://api.example.com/todos 1.2 KiB in 18 ms` after it |
+/// | `debug` | `→ GET https://api.example.com/todos?state=…` before each attempt, `← 200 GET https://api.example.com/todos 1.2 KiB in 18 ms` after it |
 /// | `info` | a retry (with its wait) or a resend after a token refresh |
 /// | `notice` | a cancelled request |
 /// | `error` | a failed request, with its error described without secrets |
+///
+/// With `includesCURL: true`, each attempt is also written as a `curl` command at `debug` even when the logger's
+/// level is higher (the default `error` included): asking for it is enough. Its secrets are hidden like the other
+/// lines'; `curlSecrets: .unredactedDoNotUseInProduction` writes them out, so that the line can be pasted into a
+/// terminal to send the same request.
 public struct LoggingPlugin: Plugin {
     /// Where lines go and which levels are written.
     public let logger: NetworkLogger
-    /// Whether each attempt is also written as a `curl` command (at `debug`).
+    /// Whether each attempt is also written as a `curl` command: at `debug`, and whatever the logger's minimum
+    /// level (asking for it is enough), unless the logger writes nothing (``NetworkLogger/disabled``).
     public let includesCURL: Bool
+    /// Whether those `curl` lines hide secrets (the default) or reproduce the request exactly, credentials included.
+    public let curlSecrets: CURLSecrets
     /// What is hidden besides the standard secrets.
     public let rules: RedactionRules
 
     /// Creates the plugin.
-    public init(logger: NetworkLogger, includesCURL: Bool = false, rules: RedactionRules = .standard) {
+    ///
+    /// `curlSecrets: .unredactedDoNotUseInProduction` writes tokens, cookies and query values into the log: only
+    /// for a developer reproducing a request on their own machine.
+    public init(
+        logger: NetworkLogger,
+        includesCURL: Bool = false,
+        curlSecrets: CURLSecrets = .hidden,
+        rules: RedactionRules = .standard
+    ) {
         self.logger = logger
         self.includesCURL = includesCURL
+        self.curlSecrets = curlSecrets
         self.rules = rules
+    }
+
+    /// A copy writing to `logger`, every other setting kept.
+    public func with(logger: NetworkLogger) -> LoggingPlugin {
+        LoggingPlugin(logger: logger, includesCURL: includesCURL, curlSecrets: curlSecrets, rules: rules)
     }
 
     /// Runs after the other plugins, so it logs the request as they left it.
@@ -49,9 +71,10 @@ public struct LoggingPlugin: Plugin {
         case .refreshedCredential: logger.log(.info, "\(line(request)): credential renewed after 401, sending again")
         case .requestedByPlugin: logger.log(.info, "\(line(request)): a plugin asked for attempt \(context.attempt)")
         }
-        guard logger.isEnabled(.debug) else { return }
-        logger.log(.debug, "→ \(line(request))")
-        if includesCURL { logger.log(.debug, CURLCommand.render(request, rules: rules)) }
+        if logger.isEnabled(.debug) { logger.log(.debug, "→ \(line(request))") }
+        if includesCURL {
+            logger.logRegardlessOfLevel(.debug, CURLCommand.render(request, rules: rules, secrets: curlSecrets))
+        }
     }
 
     /// Logs the response with its size and the attempt's duration.
@@ -99,11 +122,12 @@ public struct LoggingPlugin: Plugin {
 
 extension LoggingPlugin: SelectivePlugin {
     /// Only the hooks that can write at the logger's level: at the default (`error`) that is a failure's
-    /// `didFinish` alone, and a request that succeeds makes no call to the plugin at all.
+    /// `didFinish` alone (and `willSend` when curl lines are asked for), and a request that succeeds makes no call
+    /// to the plugin at all.
     package var hooks: PluginHooks {
         var hooks: PluginHooks = []
-        // Retries and renewals are written at `info`, every attempt at `debug`.
-        if logger.isEnabled(.info) { hooks.insert(.willSend) }
+        // Retries and renewals are written at `info`, every attempt at `debug`. A requested curl line at any level.
+        if logger.isEnabled(.info) || (includesCURL && logger.minimumLevel != nil) { hooks.insert(.willSend) }
         if logger.isEnabled(.debug) { hooks.insert(.didReceive) }
         if logger.isEnabled(.notice) { hooks.insert(.wasCancelled) }
         if logger.isEnabled(.error) { hooks.insert(.didFail) }

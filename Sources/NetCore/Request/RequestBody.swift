@@ -1,6 +1,6 @@
 import Foundation  // InputStream: not in FoundationEssentials
 
-/// The body of a ``NetworkRequest``: a JSON-encodable value, raw data, a file, a stream, or form fields.
+/// The body of a `NetworkRequest`: a JSON-encodable value, raw data, a file, a stream, or form fields.
 ///
 /// ```swift
 /// var body: RequestBody? { RequestBody(encodable: credentials) }

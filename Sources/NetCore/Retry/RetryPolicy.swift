@@ -146,8 +146,13 @@ public struct RetryPolicy: Sendable {
     ///
     /// At least ``delay`` unless a `Retry-After` decides. Pure: the caller supplies `now` (for an HTTP-date
     /// `Retry-After`) and `randomUnit`, a number in `0..<1` that picks the jittered wait above the backoff.
-    /// - Parameter response: The failed response, when the failure was one; its status and `Retry-After`
-    ///   decide whatever `error` is.
+    /// - Parameters:
+    ///   - retry: The number of the retry to come, from 1.
+    ///   - error: The failure.
+    ///   - response: The failed response, when the failure was one; its status and `Retry-After`
+    ///     decide whatever `error` is.
+    ///   - now: The time an HTTP-date `Retry-After` is measured from.
+    ///   - randomUnit: A number in `0..<1` that picks the jittered wait.
     public func delay(
         beforeRetry retry: Int,
         after error: any Error,

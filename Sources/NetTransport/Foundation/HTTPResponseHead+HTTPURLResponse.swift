@@ -8,7 +8,7 @@ extension HTTPResponseHead {
     /// The head of a URLSession response.
     ///
     /// URLSession joins repeated fields into one (`a, b`); `Set-Cookie` fields are split apart again (see
-    /// ``SetCookieSplitting``), so every cookie arrives as a field of its own. Fields whose name or value NetKit would
+    /// `SetCookieSplitting`), so every cookie arrives as a field of its own. Fields whose name or value NetKit would
     /// refuse to send are left out.
     public init(_ response: HTTPURLResponse) {
         var fields = HTTPHeaderFields()

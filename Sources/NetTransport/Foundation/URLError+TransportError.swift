@@ -18,13 +18,44 @@ extension URLError: TransportErrorConvertible {
 
     /// The `URLError` EKNetwork users catch for `error`: the code of the URLSession error it came from when that
     /// code means the same kind (a transport may have judged the failure better: libcurl's -1 for a body cut short
-    /// is ``NetCore/TransportError/Kind/connectionLost``), else the one its kind means, with `error`'s one-line text
-    /// as the description and `error` beneath. The failing URL is not kept, so printing the error shows no query
-    /// value.
+    /// is ``NetCore/TransportError/Kind/connectionLost``), else the one its kind means, with `error` beneath.
+    ///
+    /// Its `localizedDescription` (and the failure reason Linux's Foundation prints) is one sentence naming the kind
+    /// and the host: `The connection to api.example.com was lost (connectionLost: URLError -1005 …)`. No failing
+    /// URL is kept, so printing the error shows no path or query value.
     public init(_ error: TransportError) {
         let original = (error.underlying as? URLError)?.code
         let code = original.flatMap { Self.kind(of: $0) == error.kind ? $0 : nil } ?? Self.code(of: error.kind)
-        self.init(code, userInfo: [NSLocalizedDescriptionKey: error.description, NSUnderlyingErrorKey: error])
+        let sentence = Self.sentence(for: error)
+        // Linux's Foundation prints the failure reason where Apple's prints the description: both are the sentence.
+        self.init(
+            code,
+            userInfo: [
+                NSLocalizedDescriptionKey: sentence, NSLocalizedFailureReasonErrorKey: sentence, NSUnderlyingErrorKey: error,
+            ]
+        )
+    }
+
+    /// One sentence naming what failed, with which host, and the kind (and detail) in parentheses.
+    static func sentence(for error: TransportError) -> String {
+        let host = error.host.flatMap { $0.isEmpty ? nil : HeaderValidation.printable($0) }
+        let server = host ?? "the server"
+        let what = switch error.kind {
+        case .cannotConnect: "Could not connect to \(server)"
+        case .connectionReset: "The connection to \(server) was reset"
+        case .connectionLost: "The connection to \(server) was lost"
+        case .timedOut: "The request to \(server) timed out"
+        case .cannotFindHost: host.map { "The host \($0) could not be found" } ?? "The host could not be found"
+        case .notConnected: "Could not reach \(server): the device is not connected to a network"
+        case .badResponse: "The response from \(server) was not well-formed HTTP"
+        case .tlsFailure: "TLS with \(server) failed"
+        case .tooManyRedirects: "The redirects from \(server) went on too long or in a circle"
+        case .unsupportedURL: "The URL for \(server) cannot be sent by this transport"
+        case .cancelled: "The transfer from \(server) was cancelled"
+        default: "The request to \(server) failed"
+        }
+        guard let detail = error.detail, !detail.isEmpty else { return "\(what) (\(error.kind))" }
+        return "\(what) (\(error.kind): \(HeaderValidation.printable(detail)))"
     }
 
     /// The kind a URLSession error code means.

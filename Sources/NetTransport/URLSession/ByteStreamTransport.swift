@@ -16,7 +16,7 @@ public struct ByteStreamTransport: HTTPTransport {
     }
 
     /// Starts `request` with `byteStream(for:)`.
-    /// - Throws: ``StreamingError/invalidResponse`` when the session answers with something that is not HTTP.
+    /// - Throws: `StreamingError.invalidResponse` when the session answers with something that is not HTTP.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         var head = try URLRequest(head: request)
         try head.attachBody(request.body)

@@ -18,7 +18,7 @@ public struct SessionProtocolTransport: HTTPTransport {
     }
 
     /// Sends `request` with `data(for:)`.
-    /// - Throws: ``NetworkError/invalidResponse`` when the session answers with something that is not HTTP.
+    /// - Throws: `NetworkError.invalidResponse` when the session answers with something that is not HTTP.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         var head = try URLRequest(head: request)
         try head.attachBody(request.body)

@@ -9,7 +9,7 @@ import NetCore
 /// It returns as soon as the response head arrives and streams the body as libcurl (or Apple's stack)
 /// delivers it, reports upload progress (download progress for requests without a body), cancels the
 /// network task when the calling task is cancelled or the body is dropped, and strips credentials from
-/// redirects that leave the origin. A body the caller collects whole (``TransportRequest/wholeBody``, set by
+/// redirects that leave the origin. A body the caller collects whole (`TransportRequest.wholeBody`, set by
 /// `send`) is gathered by the delegate and handed out complete, within its limit, when the transfer ends.
 ///
 /// ```swift
@@ -78,13 +78,13 @@ public actor URLSessionTransport: HTTPTransport {
 
     /// Sends `request`; returns when the response head has arrived, with the body streaming in.
     ///
-    /// A request whose ``TransportRequest/wholeBody`` is set (`send` sets it) returns when the transfer has ended
+    /// A request whose `TransportRequest.wholeBody` is set (`send` sets it) returns when the transfer has ended
     /// instead, with the body complete in memory: at most the limit for its status + 1 bytes are kept (then the
     /// transfer is cancelled and the response handed out as it stands, so the caller sees a body too long for
     /// it), and a body cut short throws here. Progress, cancellation, redirects and authentication challenges
     /// behave the same on both roads.
-    /// - Throws: `CancellationError` when the calling task is cancelled, otherwise the ``NetCore/TransportError`` of
-    ///   the transfer (``NetCore/TransportError/Kind/connectionLost`` for a connection that closed mid-body), with
+    /// - Throws: `CancellationError` when the calling task is cancelled, otherwise the `TransportError` of
+    ///   the transfer (`TransportError.Kind.connectionLost` for a connection that closed mid-body), with
     ///   URLSession's error beneath.
     ///
     /// `nonisolated`: the session and delegate never change, so a request need not hop onto the actor.

@@ -40,7 +40,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
     }
 
     /// Wraps any sequence of chunks — a transport's own body type, with backpressure if it has it.
-    /// - Parameter onAbandon: Called once if the consumer stops before the end, so the transport can cancel.
+    /// - Parameters:
+    ///   - chunks: The body's pieces, in order.
+    ///   - onAbandon: Called once if the consumer stops before the end, so the transport can cancel.
     public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, onAbandon: (@Sendable () -> Void)? = nil)
     where Chunks.Element == Data, Chunks.Failure == any Error {
         self.source = .sequence(chunks)
@@ -80,8 +82,10 @@ public struct ResponseBody: AsyncSequence, Sendable {
     }
 
     /// Collects the whole body, failing once it grows past `limit` bytes.
-    /// - Parameter expectedLength: The declared length, used only to reserve memory (at most
-    ///   ``maximumUpfrontReservation`` bytes).
+    /// - Parameters:
+    ///   - limit: The most bytes kept.
+    ///   - expectedLength: The declared length, used only to reserve memory (at most
+    ///     ``maximumUpfrontReservation`` bytes).
     /// - Throws: ``NetworkError/responseTooLarge(limitBytes:)``, `CancellationError`, or the transport's error.
     public func collect(upTo limit: Int, expectedLength: @autoclosure () -> Int64? = nil) async throws -> Data {
         if let data = bufferedData {
