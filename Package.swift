@@ -13,16 +13,18 @@ func traitGuarded(_ product: String, in package: String) -> Target.Dependency {
 
 func nioProducts(_ names: [String]) -> [Target.Dependency] {
     names.map { name in
-        let package = switch name {
-        case "NIOHTTP2": "swift-nio-http2"
-        case "NIOSSL": "swift-nio-ssl"
-        default: "swift-nio"
-        }
+        let package =
+            switch name {
+            case "NIOHTTP2": "swift-nio-http2"
+            case "NIOSSL": "swift-nio-ssl"
+            default: "swift-nio"
+            }
         return traitGuarded(name, in: package)
     }
 }
 
-let asyncHTTPClientProducts: [Target.Dependency] = [traitGuarded("AsyncHTTPClient", in: "async-http-client")]
+let asyncHTTPClientProducts: [Target.Dependency] =
+    [traitGuarded("AsyncHTTPClient", in: "async-http-client")]
     + nioProducts(["NIOCore", "NIOHTTP1", "NIOPosix", "NIOFoundationCompat", "NIOSSL"])
 
 let package = Package(
@@ -73,7 +75,9 @@ let package = Package(
             dependencies: ["NetCore"] + asyncHTTPClientProducts,
             swiftSettings: strictSwift
         ),
-        .target(name: "NetKitTesting", dependencies: ["NetCore", "NetMultipart", "LoopbackServer"], swiftSettings: strictSwift),
+        .target(
+            name: "NetKitTesting", dependencies: ["NetCore", "NetMultipart", "LoopbackServer"],
+            swiftSettings: strictSwift),
         .target(name: "LoopbackServer", swiftSettings: strictSwift),
         .executableTarget(name: "netkit-demo", dependencies: ["NetKit", "LoopbackServer"], swiftSettings: strictSwift),
         // Programs CI builds, runs and reads with `readelf`: neither links FoundationNetworking (.ci/link-check).
@@ -88,7 +92,8 @@ let package = Package(
                 + [.target(name: "NetAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"]))],
             swiftSettings: strictSwift
         ),
-        .executableTarget(name: "netkit-bench", dependencies: ["NetKit", "LoopbackServer"], swiftSettings: strictSwift),
+        .executableTarget(
+            name: "netkit-bench", dependencies: ["NetKit", "LoopbackServer"], swiftSettings: strictSwift),
 
         .testTarget(name: "NetMultipartTests", dependencies: ["NetMultipart", "NetCore"], swiftSettings: strictSwift),
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore"], swiftSettings: strictSwift),
@@ -103,10 +108,15 @@ let package = Package(
                 + nioProducts(["NIOHTTP2"]),
             swiftSettings: strictSwift
         ),
-        .testTarget(name: "NetKitTestingTests", dependencies: ["NetKitTesting", "NetCore", "NetTransport"], swiftSettings: strictSwift),
-        .testTarget(name: "NetAuthTests", dependencies: ["NetAuth", "NetCore", "NetKitTesting"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "NetKitTestingTests", dependencies: ["NetKitTesting", "NetCore", "NetTransport"],
+            swiftSettings: strictSwift),
+        .testTarget(
+            name: "NetAuthTests", dependencies: ["NetAuth", "NetCore", "NetKitTesting"], swiftSettings: strictSwift),
         .testTarget(name: "NetStreamingTests", dependencies: ["NetStreaming", "NetCore"], swiftSettings: strictSwift),
-        .testTarget(name: "NetKitTests", dependencies: ["NetKit", "NetKitTesting", "LoopbackServer"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "NetKitTests", dependencies: ["NetKit", "NetKitTesting", "LoopbackServer"], swiftSettings: strictSwift
+        ),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"], swiftSettings: strictSwift),
     ]
 )

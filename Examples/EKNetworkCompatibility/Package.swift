@@ -12,6 +12,6 @@ let package = Package(
             name: "eknetwork-compatibility",
             dependencies: [.product(name: "NetKit", package: "NetKit")],
             swiftSettings: [.swiftLanguageMode(.v5)]
-        ),
+        )
     ]
 )

@@ -21,16 +21,17 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
-    ] + ["eknetwork", "smartnetwork", "microclient", "networkkit", "alamofire"].map { page in
-        // One program per page: a page's snippets share a module, the pages do not.
-        .executableTarget(
-            name: "migration-\(page)",
-            dependencies: [
-                .product(name: "NetKit", package: "NetKit"),
-                .product(name: "NetKitTesting", package: "NetKit"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
         )
-    }
+    ]
+        + ["eknetwork", "smartnetwork", "microclient", "networkkit", "alamofire"].map { page in
+            // One program per page: a page's snippets share a module, the pages do not.
+            .executableTarget(
+                name: "migration-\(page)",
+                dependencies: [
+                    .product(name: "NetKit", package: "NetKit"),
+                    .product(name: "NetKitTesting", package: "NetKit"),
+                ],
+                swiftSettings: [.swiftLanguageMode(.v6)]
+            )
+        }
 )

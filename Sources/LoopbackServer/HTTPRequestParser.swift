@@ -110,8 +110,8 @@ struct HTTPRequestParser {
     private mutating func readRest(_ lines: [[UInt8]]) -> Outcome {
         let requestLine = lines[0].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard requestLine.count == 3,
-              !requestLine[0].isEmpty, requestLine[0].allSatisfy(HeaderParameterParser.isToken),
-              !requestLine[1].isEmpty, requestLine[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+            !requestLine[0].isEmpty, requestLine[0].allSatisfy(HeaderParameterParser.isToken),
+            !requestLine[1].isEmpty, requestLine[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { return .rejected(status: 400, reason: "malformed request line") }
         let method = String(decoding: requestLine[0], as: UTF8.self)
         let target = String(decoding: requestLine[1], as: UTF8.self)
@@ -133,7 +133,8 @@ struct HTTPRequestParser {
         let connectionTokens = values("connection")
             .flatMap { $0.split(separator: ",") }
             .map { $0.trimmingWhitespace().lowercased() }
-        let keepAlive = version == "HTTP/1.1"
+        let keepAlive =
+            version == "HTTP/1.1"
             ? !connectionTokens.contains("close")
             : connectionTokens.contains("keep-alive")
 
@@ -149,8 +150,9 @@ struct HTTPRequestParser {
             }
             chunked = true
         } else {
-            let lengths = Set(values("content-length").flatMap { $0.split(separator: ",") }
-                .map { $0.trimmingWhitespace() })
+            let lengths = Set(
+                values("content-length").flatMap { $0.split(separator: ",") }
+                    .map { $0.trimmingWhitespace() })
             if lengths.count > 1 { return .rejected(status: 400, reason: "conflicting Content-Length") }
             if let text = lengths.first {
                 guard !text.isEmpty, text.count <= 18, text.allSatisfy(\.isASCIIDigit), let value = Int(text) else {
@@ -200,25 +202,26 @@ struct HTTPRequestParser {
         } catch {
             return .broken
         }
-        return .request(ParsedRequest(
-            method: method,
-            target: target,
-            version: version,
-            headers: headers,
-            body: collector.bytes,
-            digest: collector.digester?.finalize(),
-            bodyByteCount: collector.count,
-            wasChunked: chunked,
-            trailers: trailers,
-            expectedContinue: expectedContinue,
-            keepAlive: keepAlive
-        ))
+        return .request(
+            ParsedRequest(
+                method: method,
+                target: target,
+                version: version,
+                headers: headers,
+                body: collector.bytes,
+                digest: collector.digester?.finalize(),
+                bodyByteCount: collector.count,
+                wasChunked: chunked,
+                trailers: trailers,
+                expectedContinue: expectedContinue,
+                keepAlive: keepAlive
+            ))
     }
 
     /// `name: value` with a token name, no whitespace before the colon and no obsolete folding (RFC 9112 §5).
     private static func parseField(_ line: [UInt8]) -> (name: String, value: String)? {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-              line[..<colon].allSatisfy(HeaderParameterParser.isToken)
+            line[..<colon].allSatisfy(HeaderParameterParser.isToken)
         else { return nil }
         let value = line[(colon + 1)...]
         guard !value.contains(where: { $0 == 0x00 || $0 == 0x0D || $0 == 0x0A }) else { return nil }
@@ -268,8 +271,8 @@ struct HTTPRequestParser {
             let sizeDigits = sizeLine.prefix { $0 != UInt8(ascii: ";") }.trimmingWhitespace()
             // Int(_:radix:) would also take a sign, which chunk-size does not allow.
             guard !sizeDigits.isEmpty, sizeDigits.count <= 15,
-                  sizeDigits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
-                  let size = Int(String(decoding: sizeDigits, as: UTF8.self), radix: 16), size >= 0
+                sizeDigits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
+                let size = Int(String(decoding: sizeDigits, as: UTF8.self), radix: 16), size >= 0
             else { return .failure(RejectedRequest(status: 400, reason: "malformed chunk size")) }
             if size == 0 { break }
             guard collector.count + size <= maxBody else {
@@ -312,7 +315,9 @@ struct HTTPRequestParser {
         while remaining > 0 {
             try awaitReadable()
             let wanted = min(remaining, scratch.count)
-            let result = scratch.withUnsafeMutableBytes { socket.receive(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted])) }
+            let result = scratch.withUnsafeMutableBytes {
+                socket.receive(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted]))
+            }
             switch result {
             case let .received(received):
                 scratch.withUnsafeBytes { collector.take(UnsafeRawBufferPointer(rebasing: $0[0..<received])) }

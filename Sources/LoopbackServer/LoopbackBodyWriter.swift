@@ -106,9 +106,11 @@ public final class LoopbackBodyWriter: Sendable {
             switch wire {
             case .chunked:
                 let terminator: StaticString = "0\r\n\r\n"
-                let sent = socket.sendAll([UnsafeRawBufferPointer(
-                    start: terminator.utf8Start, count: terminator.utf8CodeUnitCount
-                )])
+                let sent = socket.sendAll([
+                    UnsafeRawBufferPointer(
+                        start: terminator.utf8Start, count: terminator.utf8CodeUnitCount
+                    )
+                ])
                 guard sent else {
                     markBroken(&state)
                     return false

@@ -40,7 +40,9 @@ struct LoopbackConnection {
                 core.record(request, peakReceiveBuffer: parser.peakBufferedBytes)
                 let response = core.handler(request)
                 let keepAlive = parsed.keepAlive && served + 1 < Self.maxRequestsPerConnection
-                switch writer.write(response, method: parsed.method, version: parsed.version, clientKeepAlive: keepAlive) {
+                switch writer.write(
+                    response, method: parsed.method, version: parsed.version, clientKeepAlive: keepAlive)
+                {
                 case .keepOpen:
                     continue
                 case .close:
@@ -70,10 +72,13 @@ struct LoopbackConnection {
         while drained < Self.maxLingerBytes {
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else { return }
-            guard socket.waitReadable(wake: core.wake, timeoutMilliseconds: remaining.pollMilliseconds) == .readable else {
+            guard socket.waitReadable(wake: core.wake, timeoutMilliseconds: remaining.pollMilliseconds) == .readable
+            else {
                 return
             }
-            guard case let .received(count) = scratch.withUnsafeMutableBytes({ socket.receive(into: $0) }) else { return }
+            guard case let .received(count) = scratch.withUnsafeMutableBytes({ socket.receive(into: $0) }) else {
+                return
+            }
             drained += count
         }
     }

@@ -58,7 +58,7 @@ public struct LoopbackRequest: Sendable {
     /// The declared `Content-Length`, if the request has a valid one (the server refuses invalid ones).
     public var contentLength: Int? {
         guard let value = header("Content-Length"),
-              let first = value.split(separator: ",").first?.trimmingWhitespace()
+            let first = value.split(separator: ",").first?.trimmingWhitespace()
         else { return nil }
         return Int(first)
     }

@@ -99,13 +99,15 @@ public struct LoopbackResponse: Sendable {
     /// answer is then a 500 that says so, never a digest of bytes the server did not see.
     public static func uploadReport(for request: LoopbackRequest, status: Int = 200) -> LoopbackResponse {
         if request.bodyDigest == nil && request.body.count != request.bodyByteCount {
-            return .text("LoopbackServer: a counted body has no digest to report (\(request.bodyByteCount) bytes)", status: 500)
+            return .text(
+                "LoopbackServer: a counted body has no digest to report (\(request.bodyByteCount) bytes)", status: 500)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
             let body = try encoder.encode(LoopbackUploadReport(request))
-            return LoopbackResponse(status: status, headers: [(name: "Content-Type", value: "application/json")], body: body)
+            return LoopbackResponse(
+                status: status, headers: [(name: "Content-Type", value: "application/json")], body: body)
         } catch {
             return .text("LoopbackServer: cannot encode the upload report: \(error)", status: 500)
         }

@@ -86,11 +86,15 @@ public struct LoopbackSHA256: Sendable {
         copy.length = savedLength
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
-        let words = [copy.state.0, copy.state.1, copy.state.2, copy.state.3,
-                     copy.state.4, copy.state.5, copy.state.6, copy.state.7]
+        let words = [
+            copy.state.0, copy.state.1, copy.state.2, copy.state.3,
+            copy.state.4, copy.state.5, copy.state.6, copy.state.7,
+        ]
         for word in words {
-            digest += [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16),
-                       UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+            digest += [
+                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16),
+                UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word),
+            ]
         }
         return digest
     }
@@ -125,12 +129,20 @@ public struct LoopbackSHA256: Sendable {
                         w[t] = UInt32(bigEndian: input.loadUnaligned(fromByteOffset: t &* 4, as: UInt32.self))
                     }
                     for t in 16..<64 {
-                        let x = w[t &- 15], y = w[t &- 2]
+                        let x = w[t &- 15]
+                        let y = w[t &- 2]
                         let s0 = x.rotatedRight(7) ^ x.rotatedRight(18) ^ (x &>> 3)
                         let s1 = y.rotatedRight(17) ^ y.rotatedRight(19) ^ (y &>> 10)
                         w[t] = w[t &- 16] &+ s0 &+ w[t &- 7] &+ s1
                     }
-                    var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
+                    var a = h0
+                    var b = h1
+                    var c = h2
+                    var d = h3
+                    var e = h4
+                    var f = h5
+                    var g = h6
+                    var h = h7
                     var t = 0
                     while t < 64 {
                         Self.round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t])
@@ -143,8 +155,14 @@ public struct LoopbackSHA256: Sendable {
                         Self.round(b, c, d, &e, f, g, h, &a, k[t &+ 7] &+ w[t &+ 7])
                         t &+= 8
                     }
-                    h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d
-                    h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
+                    h0 &+= a
+                    h1 &+= b
+                    h2 &+= c
+                    h3 &+= d
+                    h4 &+= e
+                    h5 &+= f
+                    h6 &+= g
+                    h7 &+= h
                 }
             }
         }

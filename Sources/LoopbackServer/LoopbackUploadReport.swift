@@ -21,6 +21,7 @@ public struct LoopbackUploadReport: Sendable, Equatable, Codable {
         contentLength = request.contentLength
         wasChunked = request.wasChunked
         expectedContinue = request.expectedContinue
-        digest = request.bodyDigest ?? LoopbackBodyDigest(body: request.body, contentType: request.header("Content-Type"))
+        digest =
+            request.bodyDigest ?? LoopbackBodyDigest(body: request.body, contentType: request.header("Content-Type"))
     }
 }

@@ -37,14 +37,14 @@ enum MultipartFormParser {
     /// The validated boundary of a `multipart/form-data` content type.
     static func boundary(from contentType: String?) throws(LoopbackMultipartError) -> String {
         guard let contentType, let parsed = HeaderParameterParser.parse(contentType),
-              parsed.value.lowercased() == "multipart/form-data"
+            parsed.value.lowercased() == "multipart/form-data"
         else { throw .notMultipartFormData(contentType: contentType) }
         let candidates = parsed.parameters.filter { $0.name == "boundary" }
         guard candidates.count == 1, let boundary = candidates.first?.value else { throw .invalidBoundary(nil) }
         // RFC 2046: 1 to 70 bchars, not ending in a space.
         let allowed = Set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'()+_,-./:=? ".utf8)
         guard (1...70).contains(boundary.utf8.count), boundary.utf8.allSatisfy(allowed.contains),
-              boundary.utf8.last != UInt8(ascii: " ")
+            boundary.utf8.last != UInt8(ascii: " ")
         else { throw .invalidBoundary(boundary) }
         return boundary
     }
@@ -75,13 +75,13 @@ enum MultipartFormParser {
         let lineStart = line.startIndex
         // Folding (a line starting with whitespace) is obsolete and never produced by a conforming encoder.
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > lineStart,
-              line[lineStart..<colon].allSatisfy(HeaderParameterParser.isToken),
-              !line.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 })
+            line[lineStart..<colon].allSatisfy(HeaderParameterParser.isToken),
+            !line.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 })
         else { throw .malformedPartHeader(offset: offset) }
         let rawValue = line[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }
         let trimmed = rawValue.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
         guard let name = String(validating: line[lineStart..<colon], as: UTF8.self),
-              let value = String(validating: Array(trimmed), as: UTF8.self)
+            let value = String(validating: Array(trimmed), as: UTF8.self)
         else { throw .malformedPartHeader(offset: offset) }
         return (name: name, value: value)
     }
@@ -99,8 +99,8 @@ enum MultipartFormParser {
     ) throws(LoopbackMultipartError) -> PartDescription {
         let dispositions = headers.filter { $0.name.lowercased() == "content-disposition" }
         guard dispositions.count == 1, let disposition = dispositions.first?.value,
-              let parsed = HeaderParameterParser.parse(disposition),
-              parsed.value.lowercased() == "form-data"
+            let parsed = HeaderParameterParser.parse(disposition),
+            parsed.value.lowercased() == "form-data"
         else { throw .invalidContentDisposition(dispositions.first?.value) }
         guard let name = parsed.parameters.first(where: { $0.name == "name" })?.value else { throw .missingName }
         let filename = parsed.parameters.first { $0.name == "filename" }?.value

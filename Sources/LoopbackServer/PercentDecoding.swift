@@ -28,7 +28,8 @@ enum PercentDecoding {
             if byte == UInt8(ascii: "%") {
                 let first = bytes.index(after: index)
                 if first != bytes.endIndex, bytes.index(after: first) != bytes.endIndex,
-                   let high = hexValue(bytes[first]), let low = hexValue(bytes[bytes.index(after: first)]) {
+                    let high = hexValue(bytes[first]), let low = hexValue(bytes[bytes.index(after: first)])
+                {
                     output.append(high << 4 | low)
                     index = bytes.index(first, offsetBy: 2)
                     continue

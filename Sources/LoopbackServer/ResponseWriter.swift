@@ -23,7 +23,8 @@ struct ResponseWriter {
     ) -> Outcome {
         let plan = FaultPlan(response.faults)
         if let stream = response.streamedBody {
-            return writeStreamed(response, stream, plan: plan, method: method, version: version, clientKeepAlive: clientKeepAlive)
+            return writeStreamed(
+                response, stream, plan: plan, method: method, version: version, clientKeepAlive: clientKeepAlive)
         }
         if plan.splitSizes != nil { socket.setNoDelay() }
         var sender = SegmentedSender(socket: socket, sizes: plan.splitSizes ?? [])
@@ -43,7 +44,8 @@ struct ResponseWriter {
         } else {
             framing = "Content-Length: \(response.body.count)"
         }
-        let head = Self.head(status: status, response: response, framing: framing, plan: plan, closing: closing, version: version)
+        let head = Self.head(
+            status: status, response: response, framing: framing, plan: plan, closing: closing, version: version)
 
         var body: [UInt8] = []
         if bodyAllowed {
@@ -101,9 +103,13 @@ struct ResponseWriter {
         }
         // RFC 9110 §8.6: no framing on 204; on 304 it would describe another representation.
         if status == 204 || status == 304 { framing = nil }
-        let closing = !clientKeepAlive || plan.closeAfterResponse || Self.asksToClose(response)
+        let closing =
+            !clientKeepAlive || plan.closeAfterResponse || Self.asksToClose(response)
             || (bodyAllowed && wire == .untilClose)
-        let head = Array(Self.head(status: status, response: response, framing: framing, plan: plan, closing: closing, version: version).utf8)
+        let head = Array(
+            Self.head(
+                status: status, response: response, framing: framing, plan: plan, closing: closing, version: version
+            ).utf8)
 
         if plan.delayBeforeHead > .zero, let interrupted = pause(plan.delayBeforeHead) { return interrupted }
         guard socket.sendAll(head[...]) else { return failure() }
@@ -152,7 +158,8 @@ struct ResponseWriter {
     /// A minimal response for a request the parser refused; the connection closes after it.
     func writeRejection(status: Int, reason: String) -> Outcome {
         let body = Array("\(reason)\n".utf8)
-        let head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
+        let head =
+            "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
             + "Content-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: \(body.count)\r\n"
             + "Connection: close\r\n\r\n"

@@ -89,12 +89,13 @@ final class ServerCore: Sendable {
 
     /// Counts `request`, keeps it if there is room, and notes how full its connection's buffer has been.
     func record(_ request: LoopbackRequest, peakReceiveBuffer: Int) {
-        resume(state.withLock { state in
-            if state.requests.count < limits.maxRecordedRequests { state.requests.append(request) }
-            state.counts[.requests, default: 0] += 1
-            state.peakReceiveBuffer = max(state.peakReceiveBuffer, peakReceiveBuffer)
-            return Self.satisfiedWaiters(&state)
-        })
+        resume(
+            state.withLock { state in
+                if state.requests.count < limits.maxRecordedRequests { state.requests.append(request) }
+                state.counts[.requests, default: 0] += 1
+                state.peakReceiveBuffer = max(state.peakReceiveBuffer, peakReceiveBuffer)
+                return Self.satisfiedWaiters(&state)
+            })
     }
 
     /// Notes a connection's receive-buffer high-water mark (also for requests that were never completed).
@@ -103,10 +104,11 @@ final class ServerCore: Sendable {
     }
 
     func increment(_ counter: LoopbackCounter) {
-        resume(state.withLock { state in
-            state.counts[counter, default: 0] += 1
-            return Self.satisfiedWaiters(&state)
-        })
+        resume(
+            state.withLock { state in
+                state.counts[counter, default: 0] += 1
+                return Self.satisfiedWaiters(&state)
+            })
     }
 
     // MARK: - Waiting
@@ -181,7 +183,9 @@ final class ServerCore: Sendable {
     private static func satisfiedWaiters(_ state: inout State) -> [CheckedContinuation<Void, any Error>] {
         var ready: [CheckedContinuation<Void, any Error>] = []
         for (id, waiter) in state.waiters {
-            guard let continuation = waiter.continuation, state.value(of: waiter.counter) >= waiter.target else { continue }
+            guard let continuation = waiter.continuation, state.value(of: waiter.counter) >= waiter.target else {
+                continue
+            }
             state.waiters[id] = nil
             ready.append(continuation)
         }
@@ -253,13 +257,14 @@ final class ServerCore: Sendable {
     }
 
     private func connectionEnded(_ socket: Socket) {
-        resume(state.withLock { state in
-            // Closed under the lock so `stop()` can never shut down a descriptor number that was reused.
-            state.openConnections.remove(socket)
-            socket.close()
-            state.counts[.closedConnections, default: 0] += 1
-            return Self.satisfiedWaiters(&state)
-        })
+        resume(
+            state.withLock { state in
+                // Closed under the lock so `stop()` can never shut down a descriptor number that was reused.
+                state.openConnections.remove(socket)
+                socket.close()
+                state.counts[.closedConnections, default: 0] += 1
+                return Self.satisfiedWaiters(&state)
+            })
     }
 
     /// Closes the wake pipe once stopped and no thread can poll it any more.

@@ -152,9 +152,10 @@ struct StreamingMultipartParser {
                 }
                 if lineLength == 0 {
                     advance(&index, by: 2)
-                    part = OpenPart(description: Result { () throws(LoopbackMultipartError) in
-                        try MultipartFormParser.describe(headers: headers)
-                    })
+                    part = OpenPart(
+                        description: Result { () throws(LoopbackMultipartError) in
+                            try MultipartFormParser.describe(headers: headers)
+                        })
                     phase = .data
                     continue
                 }
@@ -178,13 +179,14 @@ struct StreamingMultipartParser {
                         fail(error)
                         return bytes.count
                     case let .success(description):
-                        parts.append(LoopbackMultipartPartDigest(
-                            name: description.name,
-                            filename: description.filename,
-                            contentType: description.contentType,
-                            byteCount: finished.byteCount,
-                            sha256: LoopbackSHA256.hex(finished.hasher.finalize())
-                        ))
+                        parts.append(
+                            LoopbackMultipartPartDigest(
+                                name: description.name,
+                                filename: description.filename,
+                                contentType: description.contentType,
+                                byteCount: finished.byteCount,
+                                sha256: LoopbackSHA256.hex(finished.hasher.finalize())
+                            ))
                     }
                     phase = .afterDelimiter
                 case let .partial(at):
@@ -236,7 +238,9 @@ struct StreamingMultipartParser {
     }
 
     /// Looks for `delimiter` (which starts with CR) from `start`, jumping between CRs with `memchr`.
-    private static func findDelimiter(_ delimiter: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int) -> DelimiterSearch {
+    private static func findDelimiter(_ delimiter: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int)
+        -> DelimiterSearch
+    {
         guard let base = bytes.baseAddress else { return .partial(start) }
         var position = start
         // Each round moves past one CR, so rounds ≤ bytes.count.

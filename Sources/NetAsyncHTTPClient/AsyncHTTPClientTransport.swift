@@ -120,10 +120,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         var response: HTTPClientResponse
         var redirectedURL: URL?
         do {
-            response = try await execute(outgoing, deadline: deadline, idleTimeout: request.idleTimeout, upload: upload, authority: head.authority)
+            response = try await execute(
+                outgoing, deadline: deadline, idleTimeout: request.idleTimeout, upload: upload,
+                authority: head.authority)
             if let redirectLimit, redirectLimit > 0, Self.mayRedirect(response.status) {
                 (response, redirectedURL) = try await followRedirects(
-                    from: response, of: request, outgoing: &outgoing, upload: &upload, deadline: deadline, limit: redirectLimit
+                    from: response, of: request, outgoing: &outgoing, upload: &upload, deadline: deadline,
+                    limit: redirectLimit
                 )
             } else if redirectLimit == nil, response.history.count > 1 {
                 // The client followed redirects; `url` parses the last one again, so only then.
@@ -134,7 +137,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             upload?.close()
             if let uploadError = upload?.error { throw uploadError }
             throw TransportErrorTranslation.translate(
-                error, phase: .beforeHead, host: HeadConversion.host(ofAuthority: head.authority), taskIsCancelled: Task.isCancelled
+                error, phase: .beforeHead, host: HeadConversion.host(ofAuthority: head.authority),
+                taskIsCancelled: Task.isCancelled
             )
         }
         let headReceivedAt = ContinuousClock.now
@@ -153,11 +157,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 upload?.close()
                 if let uploadError = upload?.error { throw uploadError }
                 throw TransportErrorTranslation.translate(
-                    error, phase: .body, host: HeadConversion.host(ofAuthority: head.authority), taskIsCancelled: Task.isCancelled
+                    error, phase: .body, host: HeadConversion.host(ofAuthority: head.authority),
+                    taskIsCancelled: Task.isCancelled
                 )
             }
             upload?.close()
-            return TransportResponse(head: responseHead, body: ResponseBody(data: data), url: redirectedURL, headReceivedAt: headReceivedAt)
+            return TransportResponse(
+                head: responseHead, body: ResponseBody(data: data), url: redirectedURL, headReceivedAt: headReceivedAt)
         }
 
         let chunks = ResponseChunks(
@@ -251,12 +257,17 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         var fields = request.head.headerFields
         var method = request.head.method
         let authority = request.head.authority
-        while let target = HeadConversion.redirectTarget(status: response.status, headers: response.headers, from: current) {
+        while let target = HeadConversion.redirectTarget(
+            status: response.status, headers: response.headers, from: current)
+        {
             guard visited.count <= limit else {
-                throw TransportError(.tooManyRedirects, host: HeadConversion.host(ofAuthority: authority), detail: "more than \(limit) redirects")
+                throw TransportError(
+                    .tooManyRedirects, host: HeadConversion.host(ofAuthority: authority),
+                    detail: "more than \(limit) redirects")
             }
             guard visited.insert(target.absoluteString).inserted else {
-                throw TransportError(.tooManyRedirects, host: HeadConversion.host(ofAuthority: authority), detail: "a redirect cycle")
+                throw TransportError(
+                    .tooManyRedirects, host: HeadConversion.host(ofAuthority: authority), detail: "a redirect cycle")
             }
             let (nextMethod, dropsBody) = HeadConversion.redirectedMethod(method, status: Int(response.status.code))
             if dropsBody {
@@ -279,7 +290,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             outgoing.method = HeadConversion.method(method)
             outgoing.headers = HeadConversion.headers(of: fields)
             await Self.discard(response.body)
-            response = try await execute(outgoing, deadline: deadline, idleTimeout: request.idleTimeout, upload: upload, authority: authority)
+            response = try await execute(
+                outgoing, deadline: deadline, idleTimeout: request.idleTimeout, upload: upload, authority: authority)
             current = target
             redirectedURL = target
         }

@@ -87,9 +87,9 @@ enum HeadConversion {
         default: return nil
         }
         guard let location = headers.first(name: "Location"), !location.isEmpty,
-              let target = URL(string: location, relativeTo: current)?.absoluteURL,
-              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              target.host?.isEmpty == false
+            let target = URL(string: location, relativeTo: current)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            target.host?.isEmpty == false
         else { return nil }
         return target
     }
@@ -97,7 +97,9 @@ enum HeadConversion {
     /// How a redirect with `status` changes the method: `303` turns all but `HEAD` into a body-less `GET`, and
     /// `301` and `302` do so for `POST` (the Fetch standard, as browsers and AsyncHTTPClient do); the others keep
     /// method and body. Returns the method to use and whether the body goes.
-    static func redirectedMethod(_ method: NetCore.HTTPMethod, status: Int) -> (method: NetCore.HTTPMethod, dropsBody: Bool) {
+    static func redirectedMethod(_ method: NetCore.HTTPMethod, status: Int) -> (
+        method: NetCore.HTTPMethod, dropsBody: Bool
+    ) {
         if (status == 303 && method != .head) || ((status == 301 || status == 302) && method == .post) {
             return (.get, true)
         }

@@ -34,7 +34,8 @@ struct ResponseChunks: AsyncSequence, Sendable {
 
     func makeAsyncIterator() -> Iterator {
         Iterator(
-            base: body.makeAsyncIterator(), progress: progress, expectedLength: expectedLength, idleTimeout: idleTimeout,
+            base: body.makeAsyncIterator(), progress: progress, expectedLength: expectedLength,
+            idleTimeout: idleTimeout,
             authority: authority, keepAlive: keepAlive
         )
     }
@@ -65,7 +66,8 @@ struct ResponseChunks: AsyncSequence, Sendable {
                 return nil
             } catch {
                 throw TransportErrorTranslation.translate(
-                    error, phase: .body, host: HeadConversion.host(ofAuthority: authority), taskIsCancelled: Task.isCancelled
+                    error, phase: .body, host: HeadConversion.host(ofAuthority: authority),
+                    taskIsCancelled: Task.isCancelled
                 )
             }
         }
@@ -94,7 +96,9 @@ enum WholeBody {
             received += Int64(buffer.readableBytes)
             progress?.reportReceived(received, of: expectedLength)
             let room = keep - (collected?.readableBytes ?? 0)
-            if buffer.readableBytes > room, let prefix = buffer.getSlice(at: buffer.readerIndex, length: room) { buffer = prefix }
+            if buffer.readableBytes > room, let prefix = buffer.getSlice(at: buffer.readerIndex, length: room) {
+                buffer = prefix
+            }
             if collected == nil {
                 // Most small bodies arrive in one buffer, which becomes the body as it is.
                 collected = buffer
@@ -129,7 +133,9 @@ enum BodyRead {
         }
     }
 
-    static func next(_ iterator: inout HTTPClientResponse.Body.AsyncIterator, within idleTimeout: Duration?) async throws -> ByteBuffer? {
+    static func next(_ iterator: inout HTTPClientResponse.Body.AsyncIterator, within idleTimeout: Duration?)
+        async throws -> ByteBuffer?
+    {
         guard let idleTimeout, idleTimeout > .zero else { return try await iterator.next() }
         let box = Box(iterator)
         defer { iterator = box.iterator }

@@ -36,12 +36,17 @@ enum TransportErrorTranslation {
         case let error as any TransportErrorConvertible:
             return error.transportError
         case is BodyRead.IdleTimeout:
-            return TransportError(.timedOut, host: host, detail: "no body byte within the request's idle timeout", underlying: error)
+            return TransportError(
+                .timedOut, host: host, detail: "no body byte within the request's idle timeout", underlying: error)
         case is CancellationError:
-            return taskIsCancelled ? CancellationError() : TransportError(.cancelled, host: host, detail: "CancellationError", underlying: error)
+            return taskIsCancelled
+                ? CancellationError()
+                : TransportError(.cancelled, host: host, detail: "CancellationError", underlying: error)
         case let error as HTTPClientError:
             if taskIsCancelled, error == .cancelled || error == .requestStreamCancelled { return CancellationError() }
-            return TransportError(kind(of: error, phase: phase), host: host, detail: "AsyncHTTPClient: \(error.shortDescription)", underlying: error)
+            return TransportError(
+                kind(of: error, phase: phase), host: host, detail: "AsyncHTTPClient: \(error.shortDescription)",
+                underlying: error)
         default:
             let (kind, detail) = describe(error, phase: phase)
             return TransportError(kind, host: host, detail: detail, underlying: error)
@@ -54,7 +59,7 @@ enum TransportErrorTranslation {
         case .cancelled, .requestStreamCancelled:
             .cancelled
         case .readTimeout, .writeTimeout, .deadlineExceeded, .connectTimeout, .tlsHandshakeTimeout,
-             .getConnectionFromPoolTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+            .getConnectionFromPoolTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
             .timedOut
         case .remoteConnectionClosed:
             phase == .body ? .connectionLost : .connectionReset
@@ -91,12 +96,13 @@ enum TransportErrorTranslation {
         case let error as IOError:
             return (kind(ofErrno: error.errnoCode, phase: phase), "IOError errno \(error.errnoCode)")
         case let error as ChannelError:
-            let kind: TransportError.Kind = switch error {
-            case .connectTimeout: .timedOut
-            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed:
-                phase == .body ? .connectionLost : .connectionReset
-            default: phase == .body ? .connectionLost : .other
-            }
+            let kind: TransportError.Kind =
+                switch error {
+                case .connectTimeout: .timedOut
+                case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed:
+                    phase == .body ? .connectionLost : .connectionReset
+                default: phase == .body ? .connectionLost : .other
+                }
             return (kind, "ChannelError")
         case is HTTPParserError:
             // Garbage where a head should be is a malformed answer; garbage mid-body cut the body short.

@@ -177,7 +177,8 @@ public struct FluentRequest: Sendable {
         func decode(_ response: ReceivedResponse, decoder: JSONDecoder?) throws -> Response {
             if Response.self == Data.self { return (response.body ?? Data()) as! Response }
             if Response.self == String.self {
-                return try ResponseText.decode(response.body ?? Data(), contentType: response.value(forHeader: "Content-Type")) as! Response
+                return try ResponseText.decode(
+                    response.body ?? Data(), contentType: response.value(forHeader: "Content-Type")) as! Response
             }
             if Response.self == EmptyResponse.self { return EmptyResponse() as! Response }
             guard let data = response.body, !data.isEmpty else { throw NetworkError.emptyResponse }

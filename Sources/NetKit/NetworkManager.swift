@@ -85,7 +85,10 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         /// rather than per request (an engine works out its plugins' order and hooks when it is built).
         var executors: Executors?
 
-        init(refreshPolicy: TokenRefreshPolicy, responseDecoderProvider: (@Sendable () -> JSONDecoder)?, plugins: [any Plugin], logging: LoggingPlugin) {
+        init(
+            refreshPolicy: TokenRefreshPolicy, responseDecoderProvider: (@Sendable () -> JSONDecoder)?,
+            plugins: [any Plugin], logging: LoggingPlugin
+        ) {
             self.refreshPolicy = refreshPolicy
             self.responseDecoderProvider = responseDecoderProvider
             self.plugins = plugins
@@ -462,7 +465,8 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         accessToken: (() -> String?)? = nil
     ) async throws -> T.Response {
         let (executors, coordinator) = makeExecutors()
-        return try await executors.send.send(request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
+        return try await executors.send.send(
+            request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
     }
 
     /// Sends `request` and returns the decoded value with the response's status and headers and NetKit's
@@ -472,7 +476,8 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         accessToken: (() -> String?)? = nil
     ) async throws -> NetworkResponse<T.Response> {
         let (executors, coordinator) = makeExecutors()
-        return try await executors.send.response(for: request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
+        return try await executors.send.response(
+            for: request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
     }
 
     /// Sends `request` and returns its body as it arrives: NDJSON, server-sent events, chunked output.
@@ -490,7 +495,8 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         accessToken: (() -> String?)? = nil
     ) async throws -> StreamingResponse {
         let (executor, coordinator) = makeExecutor(streaming: true)
-        return try await executor.stream(request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
+        return try await executor.stream(
+            request, baseURL: baseURL(), accessToken: accessToken, credentials: coordinator)
     }
 
     /// Server-sent events from `request` that stay connected for as long as they are iterated, reconnecting with
@@ -504,7 +510,8 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     ) -> EventSource {
         let (executor, coordinator) = makeExecutor(streaming: true)
         return executor.eventSource(
-            request, baseURL: baseURL, accessToken: accessToken, credentials: coordinator, policy: policy, isolation: isolation
+            request, baseURL: baseURL, accessToken: accessToken, credentials: coordinator, policy: policy,
+            isolation: isolation
         )
     }
 
@@ -531,7 +538,8 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     private func makeExecutors() -> (Executors, TokenRefreshCoordinator?) {
         settings.withLock { settings in
             if let executors = settings.executors { return (executors, settings.coordinator) }
-            let executors = Executors(send: executor(over: transport, settings), stream: executor(over: streamingTransport, settings))
+            let executors = Executors(
+                send: executor(over: transport, settings), stream: executor(over: streamingTransport, settings))
             settings.executors = executors
             return (executors, settings.coordinator)
         }
@@ -584,11 +592,12 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         session: any URLSessionProtocol,
         streamingSession: (any URLSessionStreamingProtocol)?
     ) -> (send: any HTTPTransport, stream: any HTTPTransport) {
-        let send: any HTTPTransport = if let session = session as? URLSession {
-            URLSessionTransport(borrowing: session)
-        } else {
-            SessionProtocolTransport(session: session)
-        }
+        let send: any HTTPTransport =
+            if let session = session as? URLSession {
+                URLSessionTransport(borrowing: session)
+            } else {
+                SessionProtocolTransport(session: session)
+            }
         switch streamingSession {
         case let streaming as URLSession where streaming === session as? URLSession:
             return (send, send)

@@ -4,5 +4,6 @@ public protocol NetworkManaging {
     var tokenRefresher: (any TokenRefreshProvider)? { get set }
 
     /// Sends `request` and decodes its response, running on the caller's actor between network waits.
-    nonisolated(nonsending) func send<T: NetworkRequest>(_ request: T, accessToken: (() -> String?)?) async throws -> T.Response
+    nonisolated(nonsending) func send<T: NetworkRequest>(_ request: T, accessToken: (() -> String?)?) async throws
+        -> T.Response
 }

@@ -108,7 +108,10 @@ public final class NetworkTask: Sendable {
         private let operation: @Sendable () async -> Void
         private let claimCancellation: @Sendable () -> (@Sendable () -> Void)?
 
-        init(operation: @escaping @Sendable () async -> Void, claimCancellation: @escaping @Sendable () -> (@Sendable () -> Void)?) {
+        init(
+            operation: @escaping @Sendable () async -> Void,
+            claimCancellation: @escaping @Sendable () -> (@Sendable () -> Void)?
+        ) {
             self.operation = operation
             self.claimCancellation = claimCancellation
         }

@@ -58,7 +58,9 @@ struct ConformanceContext: Sendable {
     }
 
     /// Sends `request`, failing the check (with what the transport threw) if it throws.
-    func send(_ request: TransportRequest, _ what: @autoclosure () -> String = "the request") async throws -> TransportResponse {
+    func send(_ request: TransportRequest, _ what: @autoclosure () -> String = "the request") async throws
+        -> TransportResponse
+    {
         do {
             return try await transport.send(request)
         } catch {
@@ -138,7 +140,9 @@ struct ConformanceContext: Sendable {
     }
 
     /// Waits until `server` counts `value` of `counter`, failing with `message` otherwise.
-    func await(_ counter: LoopbackCounter, atLeast value: Int, on server: LoopbackServer, _ message: String) async throws {
+    func await(_ counter: LoopbackCounter, atLeast value: Int, on server: LoopbackServer, _ message: String)
+        async throws
+    {
         do {
             try await server.wait(for: counter, atLeast: value, timeout: .seconds(10))
         } catch is CancellationError {

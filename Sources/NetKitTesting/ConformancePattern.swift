@@ -6,7 +6,9 @@ import LoopbackServer
 enum ConformancePattern {
     /// One block plus one period, so a block at any phase is a plain slice of it.
     private static let blockLength = LoopbackBodyPattern.period * 1024
-    private static let block: [UInt8] = (0..<(blockLength + LoopbackBodyPattern.period)).map { LoopbackBodyPattern.byte(at: $0) }
+    private static let block: [UInt8] = (0..<(blockLength + LoopbackBodyPattern.period)).map {
+        LoopbackBodyPattern.byte(at: $0)
+    }
 
     /// `count` bytes of the pattern from offset 0.
     static func data(count: Int) -> Data {

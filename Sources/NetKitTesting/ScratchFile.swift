@@ -6,7 +6,8 @@ final class ScratchFile: Sendable {
     let url: URL
 
     init(_ data: Data, name: String = "body.bin") throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-conformance-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "netkit-conformance-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         url = directory.appendingPathComponent(name)
         try data.write(to: url)

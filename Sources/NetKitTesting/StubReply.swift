@@ -11,12 +11,15 @@ extension StubTransport.Reply {
         encoder: JSONEncoder = JSONEncoder()
     ) throws -> Self {
         let data = try encoder.encode(value)
-        return .data(data, status: status, headers: headers.merging(["Content-Type": "application/json"]) { own, _ in own })
+        return .data(
+            data, status: status, headers: headers.merging(["Content-Type": "application/json"]) { own, _ in own })
     }
 
     /// A text body, UTF-8, with `Content-Type: text/plain; charset=utf-8`.
     public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> Self {
-        .data(Data(text.utf8), status: status, headers: headers.merging(["Content-Type": "text/plain; charset=utf-8"]) { own, _ in own })
+        .data(
+            Data(text.utf8), status: status,
+            headers: headers.merging(["Content-Type": "text/plain; charset=utf-8"]) { own, _ in own })
     }
 
     /// A transport failure of this kind instead of a response, as a real transport reports it

@@ -68,8 +68,9 @@ public final class StubTransport: HTTPTransport {
 
         /// A JSON body with `Content-Type: application/json`.
         public static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> Reply {
-            Reply(status: status, headers: headers.merging(["Content-Type": "application/json"]) { own, _ in own },
-                  chunks: [Data(text.utf8)])
+            Reply(
+                status: status, headers: headers.merging(["Content-Type": "application/json"]) { own, _ in own },
+                chunks: [Data(text.utf8)])
         }
 
         /// A body of raw bytes.
@@ -149,7 +150,8 @@ public final class StubTransport: HTTPTransport {
     private let fallback: (@Sendable (TransportRequest, Int) async throws -> Reply)?
     private let clock: any Clock<Duration>
     private let recorded = Mutex<[RecordedRequest]>([])
-    private let registry = Mutex<(stubs: [Stub], matches: [Int], unmatched: [RecordedRequest], fallbacks: Int)>(([], [], [], 0))
+    private let registry = Mutex<(stubs: [Stub], matches: [Int], unmatched: [RecordedRequest], fallbacks: Int)>(
+        ([], [], [], 0))
 
     /// A stub that answers from the stubs you register (``stub(_:reply:)``, ``add(_:)``) and fails requests none
     /// matches with ``NoMatchingStub``.

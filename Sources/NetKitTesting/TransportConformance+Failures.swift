@@ -27,7 +27,8 @@ extension TransportConformance {
     static let idleTimeout = TransportConformanceCheck("idle timeout") { context in
         let server = try context.server { request in
             // The server's waits end as soon as the client closes the connection.
-            request.path == "/head" ? LoopbackResponse.text("late").with(.delayBeforeHead(.seconds(60)))
+            request.path == "/head"
+                ? LoopbackResponse.text("late").with(.delayBeforeHead(.seconds(60)))
                 : LoopbackResponse.text("late").with(.delayBeforeBody(.seconds(60)))
         }
         defer { server.stop() }
@@ -59,7 +60,9 @@ extension TransportConformance {
 
         func awaitClose(_ situation: String) async throws {
             aborted += 1
-            try await context.await(.clientAbortedResponses, atLeast: aborted, on: server, "\(situation): the connection stayed open after the timeout")
+            try await context.await(
+                .clientAbortedResponses, atLeast: aborted, on: server,
+                "\(situation): the connection stayed open after the timeout")
         }
 
         try await expectTimeout("/head", whole: false, "no head within the idle timeout")

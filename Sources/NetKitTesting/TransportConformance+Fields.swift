@@ -19,7 +19,8 @@ extension TransportConformance {
             throw context.failure("adding a repeated field failed: \(error)")
         }
         let response = try await context.send(request)
-        let fields = try await context.text(response.body).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let fields = try await context.text(response.body).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         try context.expect(
             fields.joined(separator: ", ") == "a, b, c d",
             "X-Repeated, added as a, b and c d, reached the server as \(fields.count) field(s) \(fields); expected the three values in order, as separate fields or joined with \", \""
@@ -69,7 +70,8 @@ extension TransportConformance {
     static let noControlCharactersOnTheWire = TransportConformanceCheck("no CR, LF or NUL on the wire") { context in
         let server = try context.server { _ in .text("ok") }
         defer { server.stop() }
-        let original = try context.request(server.baseURL.appendingPathComponent("target"), headers: [(name: "X-Kept", value: "1")])
+        let original = try context.request(
+            server.baseURL.appendingPathComponent("target"), headers: [(name: "X-Kept", value: "1")])
         var request = original
         var accepted: [String] = []
 
@@ -87,15 +89,25 @@ extension TransportConformance {
         }
 
         let smuggled = "X-Smuggled: yes"
-        let values = ["v\r\n\(smuggled)", "v\n\(smuggled)", "v\r\(smuggled)", "v\0\(smuggled)", "v\r\n\r\nGET /smuggled HTTP/1.1"]
-        let names = ["X-Bad\r\n\(smuggled)", "X-Bad\n\(smuggled)", "X-Bad\r", "X-Bad\0", "X-Bad: v\r\n\(smuggled)", "X Bad", ""]
+        let values = [
+            "v\r\n\(smuggled)", "v\n\(smuggled)", "v\r\(smuggled)", "v\0\(smuggled)", "v\r\n\r\nGET /smuggled HTTP/1.1",
+        ]
+        let names = [
+            "X-Bad\r\n\(smuggled)", "X-Bad\n\(smuggled)", "X-Bad\r", "X-Bad\0", "X-Bad: v\r\n\(smuggled)", "X Bad", "",
+        ]
         for value in values {
             let shown = value.debugDescription
             attempt("HTTPHeaderFields.setValue(\(shown))") { try $0.head.headerFields.setValue(value, for: "X-Kept") }
             attempt("HTTPHeaderFields.addValue(\(shown))") { try $0.head.headerFields.addValue(value, for: "X-Value") }
-            attempt("HTTPHeaderFields([name: \(shown)])") { $0.head.headerFields = try HTTPHeaderFields(["X-Value": value]) }
-            attempt("HTTPHeaderFields([(name, \(shown))])") { $0.head.headerFields = try HTTPHeaderFields([(name: "X-Value", value: value)]) }
-            attempt("HTTPHeaderField(name:value: \(shown))") { $0.head.headerFields.append(try HTTPHeaderField(name: "X-Value", value: value)) }
+            attempt("HTTPHeaderFields([name: \(shown)])") {
+                $0.head.headerFields = try HTTPHeaderFields(["X-Value": value])
+            }
+            attempt("HTTPHeaderFields([(name, \(shown))])") {
+                $0.head.headerFields = try HTTPHeaderFields([(name: "X-Value", value: value)])
+            }
+            attempt("HTTPHeaderField(name:value: \(shown))") {
+                $0.head.headerFields.append(try HTTPHeaderField(name: "X-Value", value: value))
+            }
             attempt("TransportRequest.setHeader(\(shown))") { try $0.setHeader("X-Kept", value) }
             attempt("TransportRequest.addHeader(\(shown))") { try $0.addHeader("X-Value", value) }
         }
@@ -104,20 +116,29 @@ extension TransportConformance {
             attempt("HTTPHeaderFields.setValue(for: \(shown))") { try $0.head.headerFields.setValue("v", for: name) }
             attempt("HTTPHeaderFields.addValue(for: \(shown))") { try $0.head.headerFields.addValue("v", for: name) }
             attempt("HTTPHeaderFields([\(shown): value])") { $0.head.headerFields = try HTTPHeaderFields([name: "v"]) }
-            attempt("HTTPHeaderFields([(\(shown), value)])") { $0.head.headerFields = try HTTPHeaderFields([(name: name, value: "v")]) }
-            attempt("HTTPHeaderField(name: \(shown))") { $0.head.headerFields.append(try HTTPHeaderField(name: name, value: "v")) }
+            attempt("HTTPHeaderFields([(\(shown), value)])") {
+                $0.head.headerFields = try HTTPHeaderFields([(name: name, value: "v")])
+            }
+            attempt("HTTPHeaderField(name: \(shown))") {
+                $0.head.headerFields.append(try HTTPHeaderField(name: name, value: "v"))
+            }
             attempt("TransportRequest.setHeader(\(shown))") { try $0.setHeader(name, "v") }
             attempt("TransportRequest.addHeader(\(shown))") { try $0.addHeader(name, "v") }
         }
         let authority = original.head.authority
         let targets = [
-            "/target\r\n\(smuggled)", "/target\n\(smuggled)", "/target\0", "/target HTTP/1.1\r\n\(smuggled)\r\n\r\nGET /smuggled",
+            "/target\r\n\(smuggled)", "/target\n\(smuggled)", "/target\0",
+            "/target HTTP/1.1\r\n\(smuggled)\r\n\r\nGET /smuggled",
         ]
         for path in targets {
             let shown = path.debugDescription
             attempt("HTTPRequestHead.setPath(\(shown))") { try $0.head.setPath(path) }
-            attempt("HTTPRequestHead.setTarget(path: \(shown))") { try $0.head.setTarget(scheme: "http", authority: authority, path: path) }
-            attempt("HTTPRequestHead(path: \(shown))") { $0.head = try HTTPRequestHead(method: .get, scheme: "http", authority: authority, path: path) }
+            attempt("HTTPRequestHead.setTarget(path: \(shown))") {
+                try $0.head.setTarget(scheme: "http", authority: authority, path: path)
+            }
+            attempt("HTTPRequestHead(path: \(shown))") {
+                $0.head = try HTTPRequestHead(method: .get, scheme: "http", authority: authority, path: path)
+            }
             let query = String(path.dropFirst("/target".count))
             attempt("HTTPRequestHead.setQuery(\(query.debugDescription))") { try $0.head.setQuery("a=1" + query) }
             attempt("HTTPRequestHead.setTarget(authority: \(shown))") {
@@ -127,18 +148,24 @@ extension TransportConformance {
                 try $0.head.setTarget(scheme: "http" + String(path.dropFirst()), authority: authority, path: "/target")
             }
         }
-        try context.expect(accepted.isEmpty, "\(accepted.count) call(s) accepted CR, LF, NUL or an invalid name instead of throwing: \(accepted.joined(separator: "; "))")
-        try context.expect(request.head == original.head, "a refused change altered the request: \(request.head.headerFields)")
+        try context.expect(
+            accepted.isEmpty,
+            "\(accepted.count) call(s) accepted CR, LF, NUL or an invalid name instead of throwing: \(accepted.joined(separator: "; "))"
+        )
+        try context.expect(
+            request.head == original.head, "a refused change altered the request: \(request.head.headerFields)")
 
         let response = try await context.send(request)
         _ = try await context.collect(response.body)
         let seen = server.requests
-        try context.expect(seen.count == 1, "the server received \(seen.count) requests for one sent: a request was smuggled")
+        try context.expect(
+            seen.count == 1, "the server received \(seen.count) requests for one sent: a request was smuggled")
         guard let first = seen.first else { return }
         try context.expect(first.target == "/target", "the server saw the target \(first.target.debugDescription)")
         let fields = first.headers.map { "\($0.name): \($0.value)" }
         try context.expect(
-            first.header("X-Smuggled") == nil && !fields.contains { $0.contains("Smuggled") || $0.contains("X-Bad") || $0.contains("X-Value") },
+            first.header("X-Smuggled") == nil
+                && !fields.contains { $0.contains("Smuggled") || $0.contains("X-Bad") || $0.contains("X-Value") },
             "the server saw a field that every API refused: \(fields)"
         )
         try context.expect(first.headerValues("X-Kept") == ["1"], "X-Kept arrived as \(first.headerValues("X-Kept"))")

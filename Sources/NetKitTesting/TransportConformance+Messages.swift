@@ -28,7 +28,9 @@ extension TransportConformance {
                 "\(method): the server saw \(response.head.value(forHeader: "X-Method") ?? "nothing")"
             )
             let expected = method == .head ? "" : "\(method.rawValue) /thing \(hasBody ? "payload" : "")"
-            try context.expect(text == expected, "\(method): the body was \(text.debugDescription), expected \(expected.debugDescription)")
+            try context.expect(
+                text == expected,
+                "\(method): the body was \(text.debugDescription), expected \(expected.debugDescription)")
         }
     }
 
@@ -42,19 +44,24 @@ extension TransportConformance {
             return .text(seen.joined(separator: "\n"))
         }
         defer { server.stop() }
-        let request = try context.request(server.baseURL, headers: [
-            (name: "X-Single", value: "one two, three"),
-            (name: "Accept", value: "application/x-conformance"),
-            (name: "User-Agent", value: "conformance/1"),
-        ])
+        let request = try context.request(
+            server.baseURL,
+            headers: [
+                (name: "X-Single", value: "one two, three"),
+                (name: "Accept", value: "application/x-conformance"),
+                (name: "User-Agent", value: "conformance/1"),
+            ])
         let response = try await context.send(request)
         let lines = try await context.text(response.body).split(separator: "\n").map(String.init)
         func values(_ name: String) -> String {
             lines.first { $0.hasPrefix("\(name)=") }.map { String($0.dropFirst(name.count + 1)) } ?? ""
         }
-        try context.expect(values("X-Single") == "one two, three", "X-Single arrived as \(values("X-Single").debugDescription)")
-        try context.expect(values("Accept") == "application/x-conformance", "Accept arrived as \(values("Accept").debugDescription)")
-        try context.expect(values("User-Agent") == "conformance/1", "User-Agent arrived as \(values("User-Agent").debugDescription)")
+        try context.expect(
+            values("X-Single") == "one two, three", "X-Single arrived as \(values("X-Single").debugDescription)")
+        try context.expect(
+            values("Accept") == "application/x-conformance", "Accept arrived as \(values("Accept").debugDescription)")
+        try context.expect(
+            values("User-Agent") == "conformance/1", "User-Agent arrived as \(values("User-Agent").debugDescription)")
     }
 
     /// Response headers are found case-insensitively, and the declared length is reported.
@@ -73,9 +80,15 @@ extension TransportConformance {
         let response = try await context.send(try context.request(server.baseURL))
         _ = try await context.collect(response.body)
         let head = response.head
-        try context.expect(head.value(forHeader: "x-single") == "1", "x-single (any case) read as \(head.value(forHeader: "x-single") ?? "nil")")
-        try context.expect(head.value(forHeader: "Content-Type") == "text/plain", "Content-Type read as \(head.value(forHeader: "Content-Type") ?? "nil")")
-        try context.expect(response.declaredLength == 10, "the declared length is \(response.declaredLength.map(String.init) ?? "nil"), expected 10")
+        try context.expect(
+            head.value(forHeader: "x-single") == "1",
+            "x-single (any case) read as \(head.value(forHeader: "x-single") ?? "nil")")
+        try context.expect(
+            head.value(forHeader: "Content-Type") == "text/plain",
+            "Content-Type read as \(head.value(forHeader: "Content-Type") ?? "nil")")
+        try context.expect(
+            response.declaredLength == 10,
+            "the declared length is \(response.declaredLength.map(String.init) ?? "nil"), expected 10")
     }
 
     /// Each status is handed over as the server sent it, with its body, whether the body streams or is collected
@@ -93,9 +106,12 @@ extension TransportConformance {
                 if whole { request = context.wholeBody(request) }
                 let response = try await context.send(request, "GET /\(status)\(road)")
                 let text = try await context.text(response.body, "the \(status) body\(road)")
-                try context.expect(response.statusCode == status, "status \(status) arrived as \(response.statusCode)\(road)")
+                try context.expect(
+                    response.statusCode == status, "status \(status) arrived as \(response.statusCode)\(road)")
                 let expected = status == 204 ? "" : "status \(status)"
-                try context.expect(text == expected, "the \(status) body\(road) was \(text.debugDescription), expected \(expected.debugDescription)")
+                try context.expect(
+                    text == expected,
+                    "the \(status) body\(road) was \(text.debugDescription), expected \(expected.debugDescription)")
             }
         }
     }

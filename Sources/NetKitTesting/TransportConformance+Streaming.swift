@@ -41,7 +41,8 @@ extension TransportConformance {
         let clock = ContinuousClock()
 
         let start = clock.now
-        let streamed = try await context.send(try context.request(server.baseURL.appendingPathComponent("streamed")), "the streamed request")
+        let streamed = try await context.send(
+            try context.request(server.baseURL.appendingPathComponent("streamed")), "the streamed request")
         let returned = clock.now
         gates["/streamed"]?.open()
         let streamedText = try await context.text(streamed.body)
@@ -53,12 +54,16 @@ extension TransportConformance {
 
         let progress = NetworkProgress()
         progress.follow(.download)
-        let request = context.wholeBody(try context.request(server.baseURL.appendingPathComponent("whole"), progress: progress))
+        let request = context.wholeBody(
+            try context.request(server.baseURL.appendingPathComponent("whole"), progress: progress))
         let transport = context.transport
         let wholeStart = clock.now
         let sending = Task { try await transport.send(request) }
         defer { sending.cancel() }
-        try await context.await(progress, "the first bytes of a body collected whole were never reported received (the check needs them to know the head is in)") {
+        try await context.await(
+            progress,
+            "the first bytes of a body collected whole were never reported received (the check needs them to know the head is in)"
+        ) {
             $0.bytesReceived > 0
         }
         let wholeGate = clock.now
@@ -108,9 +113,12 @@ extension TransportConformance {
         } catch {
             throw context.failure("the stream failed after \(received.debugDescription): \(String(reflecting: error))")
         }
-        try context.expect(!timedOut.withLock { $0 },
-                           "a line reached the consumer only after the server had stopped waiting for it: the body is not delivered as it arrives")
-        try context.expect(received == "{\"line\":0}\n{\"line\":1}\n{\"line\":2}\n", "the stream was \(received.debugDescription)")
+        try context.expect(
+            !timedOut.withLock { $0 },
+            "a line reached the consumer only after the server had stopped waiting for it: the body is not delivered as it arrives"
+        )
+        try context.expect(
+            received == "{\"line\":0}\n{\"line\":1}\n{\"line\":2}\n", "the stream was \(received.debugDescription)")
     }
 
     /// A connection that closes mid-body ends the body with ``NetCore/TransportError/Kind/connectionLost``, never
@@ -131,10 +139,12 @@ extension TransportConformance {
         try await context.expectBrokenBody(sized.body, "a Content-Length body cut after 1,000 of 50,000 bytes")
         let chunked = try await context.send(try context.request(server.baseURL.appendingPathComponent("chunked")))
         try await context.expectBrokenBody(chunked.body, "a chunked body cut before its last chunk")
-        try await context.expectBrokenTransfer(context.wholeBody(try context.request(server.baseURL.appendingPathComponent("length"))),
-                                               "a Content-Length body cut after 1,000 of 50,000 bytes, collected whole")
-        try await context.expectBrokenTransfer(context.wholeBody(try context.request(server.baseURL.appendingPathComponent("chunked"))),
-                                               "a chunked body cut before its last chunk, collected whole")
+        try await context.expectBrokenTransfer(
+            context.wholeBody(try context.request(server.baseURL.appendingPathComponent("length"))),
+            "a Content-Length body cut after 1,000 of 50,000 bytes, collected whole")
+        try await context.expectBrokenTransfer(
+            context.wholeBody(try context.request(server.baseURL.appendingPathComponent("chunked"))),
+            "a chunked body cut before its last chunk, collected whole")
     }
 
     /// A body shorter than its `Content-Length` ends with ``NetCore/TransportError/Kind/connectionLost``, never as a
@@ -146,8 +156,9 @@ extension TransportConformance {
         defer { server.stop() }
         let response = try await context.send(try context.request(server.baseURL))
         try await context.expectBrokenBody(response.body, "100 bytes under a Content-Length of 5,000")
-        try await context.expectBrokenTransfer(context.wholeBody(try context.request(server.baseURL)),
-                                               "100 bytes under a Content-Length of 5,000, collected whole")
+        try await context.expectBrokenTransfer(
+            context.wholeBody(try context.request(server.baseURL)),
+            "100 bytes under a Content-Length of 5,000, collected whole")
     }
 
     /// Cancelling the calling task while it waits for the head ends `send` with `CancellationError` and closes
@@ -161,7 +172,8 @@ extension TransportConformance {
         try await context.await(.requests, atLeast: 1, on: server, "the request never reached the server")
         sending.cancel()
         try await context.expectCancellation("send, cancelled before the head") { try await sending.value }
-        try await context.await(.clientAbortedResponses, atLeast: 1, on: server, "the connection stayed open after the cancellation")
+        try await context.await(
+            .clientAbortedResponses, atLeast: 1, on: server, "the connection stayed open after the cancellation")
     }
 
     /// Cancelling the task that reads the body ends the read with `CancellationError` and closes the connection.
@@ -187,7 +199,8 @@ extension TransportConformance {
         for await _ in firstChunk { break }
         reading.cancel()
         try await context.expectCancellation("reading the body, cancelled mid-way") { try await reading.value }
-        try await context.await(.clientAbortedResponses, atLeast: 1, on: server, "the connection stayed open after the cancellation")
+        try await context.await(
+            .clientAbortedResponses, atLeast: 1, on: server, "the connection stayed open after the cancellation")
     }
 
     /// A consumer that stops reading early, or drops a body unread, lets the transport close the connection.
@@ -205,10 +218,14 @@ extension TransportConformance {
         } catch {
             throw context.failure("reading the first chunk failed: \(String(reflecting: error))")
         }
-        try await context.await(.clientAbortedResponses, atLeast: 1, on: server, "the connection stayed open after the consumer stopped reading")
+        try await context.await(
+            .clientAbortedResponses, atLeast: 1, on: server,
+            "the connection stayed open after the consumer stopped reading")
         do {
             _ = try await context.send(try context.request(server.baseURL), "the second request")
         }
-        try await context.await(.clientAbortedResponses, atLeast: 2, on: server, "the connection stayed open after the body was dropped unread")
+        try await context.await(
+            .clientAbortedResponses, atLeast: 2, on: server,
+            "the connection stayed open after the body was dropped unread")
     }
 }

@@ -47,7 +47,9 @@ public enum TransportConformance {
 
     /// Runs every check against `transport`, one after another, and reports every failure at once.
     /// - Throws: ``TransportConformanceFailures`` when any check failed.
-    public static func verify(_ transport: any HTTPTransport, options: TransportConformanceOptions = .init()) async throws {
+    public static func verify(_ transport: any HTTPTransport, options: TransportConformanceOptions = .init())
+        async throws
+    {
         var failures: [TransportConformanceFailure] = []
         for check in checks {
             try Task.checkCancellation()

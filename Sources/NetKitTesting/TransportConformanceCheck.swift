@@ -40,7 +40,8 @@ public struct TransportConformanceCheck: Sendable, CustomStringConvertible, Hash
             } catch let failure as TransportConformanceFailure {
                 throw failure
             } catch {
-                throw TransportConformanceFailure(check: name, message: "unexpected error: \(String(reflecting: error))")
+                throw TransportConformanceFailure(
+                    check: name, message: "unexpected error: \(String(reflecting: error))")
             }
         }
     }
@@ -64,7 +65,8 @@ public struct TransportConformanceCheck: Sendable, CustomStringConvertible, Hash
                 }
                 Task {
                     await timer.value
-                    let failure = TransportConformanceFailure(check: name, message: "did not finish within \(limit): the transport hangs")
+                    let failure = TransportConformanceFailure(
+                        check: name, message: "did not finish within \(limit): the transport hangs")
                     if outcome.resume(with: .failure(failure)) { worker.cancel() }
                 }
             }

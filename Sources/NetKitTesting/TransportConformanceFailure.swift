@@ -28,6 +28,7 @@ public struct TransportConformanceFailures: Error, Sendable, CustomStringConvert
 
     /// One line per failure.
     public var description: String {
-        "\(failures.count) transport conformance check(s) failed:\n" + failures.map { "- \($0)" }.joined(separator: "\n")
+        "\(failures.count) transport conformance check(s) failed:\n"
+            + failures.map { "- \($0)" }.joined(separator: "\n")
     }
 }

@@ -25,12 +25,13 @@ extension MultipartFormData {
         filename: String? = nil
     ) throws(UploadSourceError) {
         let file = try UploadFile(url: fileURL)
-        parts.append(Part(
-            name: name,
-            filename: filename ?? fileURL.lastPathComponent,
-            content: .file(file),
-            mimeType: mimeType ?? Self.mimeType(forPathExtension: fileURL.pathExtension)
-        ))
+        parts.append(
+            Part(
+                name: name,
+                filename: filename ?? fileURL.lastPathComponent,
+                content: .file(file),
+                mimeType: mimeType ?? Self.mimeType(forPathExtension: fileURL.pathExtension)
+            ))
     }
 
     /// Appends a part read once from `stream`, which must yield exactly `length` bytes.
@@ -56,12 +57,13 @@ extension MultipartFormData {
         filename: String? = nil
     ) {
         precondition(length >= 0, "A stream part's length cannot be negative")
-        parts.append(Part(
-            name: name,
-            filename: filename,
-            content: .stream(SingleUseInputStream(stream), length: length),
-            mimeType: mimeType
-        ))
+        parts.append(
+            Part(
+                name: name,
+                filename: filename,
+                content: .stream(SingleUseInputStream(stream), length: length),
+                mimeType: mimeType
+            ))
     }
 
     /// The form as an `UploadSource`: the framing in memory around each part's data,

@@ -202,7 +202,9 @@ public struct MultipartFormData: Sendable, Equatable {
     ///
     /// `fresh` is a scanner that has seen nothing yet; it is copied for the part, so a form of many
     /// parts builds the delimiter pattern once rather than once per part.
-    func validate(_ part: Part, at index: Int, startingWith fresh: MultipartDelimiterScanner) throws(MultipartEncodingError) {
+    func validate(_ part: Part, at index: Int, startingWith fresh: MultipartDelimiterScanner)
+        throws(MultipartEncodingError)
+    {
         try MultipartFraming.validateHead(
             name: part.name, filename: part.filename, mimeType: part.mimeType, partIndex: index
         )

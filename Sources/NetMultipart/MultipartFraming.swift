@@ -65,7 +65,7 @@ struct MultipartFraming: Sendable, Equatable {
     static func isBoundaryCharacter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
         case "0"..."9", "A"..."Z", "a"..."z",
-             "'", "(", ")", "+", "_", ",", "-", ".", "/", ":", "=", "?", " ":
+            "'", "(", ")", "+", "_", ",", "-", ".", "/", ":", "=", "?", " ":
             true
         default:
             false
@@ -76,8 +76,8 @@ struct MultipartFraming: Sendable, Equatable {
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "a")...UInt8(ascii: "z"):
+            UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "a")...UInt8(ascii: "z"):
             true
         default:
             "!#$%&'*+-.^_`|~".utf8.contains(byte)

@@ -45,7 +45,9 @@ struct ChunkFeed<Base: AsyncIteratorProtocol> where Base.Element == Data {
 
     /// Hands `parser` the base's next chunk, or tells it the base ended; awaits the base on the caller's actor.
     @inlinable
-    mutating func feed<Parser: ChunkParser>(_ parser: inout Parser, isolation actor: isolated (any Actor)?) async throws(any Error) {
+    mutating func feed<Parser: ChunkParser>(_ parser: inout Parser, isolation actor: isolated (any Actor)?)
+        async throws(any Error)
+    {
         if phase == .draining {
             phase = .done
             return

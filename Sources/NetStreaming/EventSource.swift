@@ -134,7 +134,8 @@ public struct EventSource: AsyncSequence, Sendable {
                     // A server that closes at once, again and again, is failing too.
                     if !deliveredOnThisConnection {
                         failures += 1
-                        lastError = TransportError(.connectionLost, detail: "the server closed the event stream before its first event")
+                        lastError = TransportError(
+                            .connectionLost, detail: "the server closed the event stream before its first event")
                     }
                 } catch {
                     endConnection()
@@ -158,9 +159,11 @@ public struct EventSource: AsyncSequence, Sendable {
         private mutating func waitBeforeReconnecting(isolation actor: isolated (any Actor)?) async throws {
             guard source.policy.allowsAttempt(afterFailures: failures) else {
                 finished = true
-                throw EventSourceError.reconnectLimitReached(attempts: failures, lastError: lastError ?? TransportError(.other))
+                throw EventSourceError.reconnectLimitReached(
+                    attempts: failures, lastError: lastError ?? TransportError(.other))
             }
-            let wait = source.policy.delay(afterFailures: failures, serverRetry: reconnectionTime, randomUnit: source.randomUnit())
+            let wait = source.policy.delay(
+                afterFailures: failures, serverRetry: reconnectionTime, randomUnit: source.randomUnit())
             try await source.clock.sleep(for: wait)
         }
 
@@ -174,8 +177,10 @@ public struct EventSource: AsyncSequence, Sendable {
             guard let contentType, Self.isEventStream(contentType) else {
                 throw StreamingError.unexpectedContentType(contentType)
             }
-            events = ServerSentEventSequence(response.chunks, maximumEventSize: source.maximumEventSize, lastEventID: lastEventID)
-                .makeAsyncIterator()
+            events = ServerSentEventSequence(
+                response.chunks, maximumEventSize: source.maximumEventSize, lastEventID: lastEventID
+            )
+            .makeAsyncIterator()
             return true
         }
 
@@ -187,7 +192,8 @@ public struct EventSource: AsyncSequence, Sendable {
         }
 
         private static func isEventStream(_ contentType: String) -> Bool {
-            contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream"
+            contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+                == "text/event-stream"
         }
     }
 }

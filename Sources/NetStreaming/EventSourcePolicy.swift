@@ -13,7 +13,9 @@ public struct EventSourcePolicy: Sendable, Equatable {
     public var maximumAttempts: Int?
 
     /// Creates a policy.
-    public init(initialDelay: Duration = .seconds(3), maximumDelay: Duration = .seconds(60), maximumAttempts: Int? = nil) {
+    public init(
+        initialDelay: Duration = .seconds(3), maximumDelay: Duration = .seconds(60), maximumAttempts: Int? = nil
+    ) {
         self.initialDelay = max(.zero, initialDelay)
         self.maximumDelay = max(.zero, maximumDelay)
         self.maximumAttempts = maximumAttempts.map { max(0, $0) }

@@ -22,7 +22,8 @@ extension RequestExecutor {
         credentials: (any CredentialRecovery)? = nil
     ) async throws -> StreamingResponse {
         do {
-            let (response, _) = try await streamingResponse(for: request, baseURL: baseURL, accessToken: accessToken, credentials: credentials)
+            let (response, _) = try await streamingResponse(
+                for: request, baseURL: baseURL, accessToken: accessToken, credentials: credentials)
             return StreamingResponse(head: response.head, body: response.body.presenting(presentation))
         } catch NetworkError.invalidResponse {
             throw presentation.present(StreamingError.invalidResponse)
@@ -42,7 +43,8 @@ extension RequestExecutor {
         policy: EventSourcePolicy = EventSourcePolicy(),
         isolation: isolated (any Actor)? = #isolation
     ) -> EventSource {
-        let provider = BearerTokenCredentials(token: CallerIsolated(accessToken, isolation: isolation), recovery: credentials)
+        let provider = BearerTokenCredentials(
+            token: CallerIsolated(accessToken, isolation: isolation), recovery: credentials)
         var executor = self
         // The source judges its connections' failures in NetKit's own words and presents only what it ends with.
         executor.presentation = .native
@@ -50,7 +52,8 @@ extension RequestExecutor {
             var connection = executor
             connection.plugins.append(EventStreamHeaders(lastEventID: lastEventID))
             do {
-                let (response, _) = try await connection.streamingResponse(for: request, baseURL: baseURL(), credentials: provider)
+                let (response, _) = try await connection.streamingResponse(
+                    for: request, baseURL: baseURL(), credentials: provider)
                 return StreamingResponse(head: response.head, body: response.body)
             } catch NetworkError.invalidResponse {
                 throw StreamingError.invalidResponse

@@ -201,9 +201,13 @@ public struct ServerSentEventParser: Sendable {
             let lineStart = position
             let searchFrom = max(position, scanned)
             if nextLineFeed < searchFrom { nextLineFeed = Self.find(Self.lineFeed, in: bytes, from: searchFrom) }
-            if nextCarriageReturn < searchFrom { nextCarriageReturn = Self.find(Self.carriageReturn, in: bytes, from: searchFrom) }
+            if nextCarriageReturn < searchFrom {
+                nextCarriageReturn = Self.find(Self.carriageReturn, in: bytes, from: searchFrom)
+            }
             let lineEnd = min(nextLineFeed, nextCarriageReturn)
-            guard lineEnd - lineStart <= maximumEventSize else { return .failed(.lineTooLong(limitBytes: maximumEventSize)) }
+            guard lineEnd - lineStart <= maximumEventSize else {
+                return .failed(.lineTooLong(limitBytes: maximumEventSize))
+            }
             // No line end yet: keep the beginning of the line for the next chunk.
             guard lineEnd < count else {
                 scanned = count
@@ -263,7 +267,8 @@ public struct ServerSentEventParser: Sendable {
             dataSize = size
         case .event:
             let same = lastDecodedEventType.utf8.withContiguousStorageIfAvailable { known in
-                known.count == value.count && (value.isEmpty || memcmp(known.baseAddress!, value.baseAddress!, value.count) == 0)
+                known.count == value.count
+                    && (value.isEmpty || memcmp(known.baseAddress!, value.baseAddress!, value.count) == 0)
             }
             if same != true { lastDecodedEventType = String(decoding: value, as: UTF8.self) }
             eventType = lastDecodedEventType
@@ -295,7 +300,8 @@ public struct ServerSentEventParser: Sendable {
         } else {
             data = String(decoding: joinedData, as: UTF8.self)
         }
-        dispatched = ServerSentEvent(id: idBuffer, event: eventType.isEmpty ? "message" : eventType, data: data, retry: blockRetry)
+        dispatched = ServerSentEvent(
+            id: idBuffer, event: eventType.isEmpty ? "message" : eventType, data: data, retry: blockRetry)
         resetBlock()
         return true
     }
@@ -328,7 +334,8 @@ public struct ServerSentEventParser: Sendable {
     /// The offset of the first `byte` in `bytes` at or after `start`, or `bytes.count` if there is none.
     private static func find(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard start < bytes.count, let base = bytes.baseAddress,
-              let hit = memchr(base + start, Int32(byte), bytes.count - start) else { return bytes.count }
+            let hit = memchr(base + start, Int32(byte), bytes.count - start)
+        else { return bytes.count }
         return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
     }
 

@@ -51,8 +51,13 @@ final class BenchmarkServer {
         let root = directory.appending(path: "www")
         try FileManager.default.createDirectory(at: root.appending(path: "bulk"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root.appending(path: "lines"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: directory.appending(path: "logs"), withIntermediateDirectories: true)
-        for size in bulk { try Self.writeFile(root.appending(path: "bulk/\(size)"), size: size) { LoopbackBodyPattern.data(offset: $0, count: $1) } }
+        try FileManager.default.createDirectory(
+            at: directory.appending(path: "logs"), withIntermediateDirectories: true)
+        for size in bulk {
+            try Self.writeFile(root.appending(path: "bulk/\(size)"), size: size) {
+                LoopbackBodyPattern.data(offset: $0, count: $1)
+            }
+        }
         for size in lines {
             let body = TransferRoutes.linesBody(approximately: size)
             try Self.writeFile(root.appending(path: "lines/\(size)"), size: body.bytes) { offset, count in
@@ -64,37 +69,39 @@ final class BenchmarkServer {
         let port = try Self.freePort()
         let small = String(decoding: TransferRoutes.smallBody, as: UTF8.self)
         let configuration = """
-        daemon off;
-        master_process off;
-        worker_processes 1;
-        pid \(directory.path)/nginx.pid;
-        error_log \(directory.path)/logs/error.log error;
-        events { worker_connections 4096; }
-        http {
-            access_log off;
-            sendfile on;
-            tcp_nopush on;
-            keepalive_requests 100000000;
-            keepalive_timeout 120s;
-            client_body_temp_path \(directory.path)/tmp-body;
-            proxy_temp_path \(directory.path)/tmp-proxy;
-            fastcgi_temp_path \(directory.path)/tmp-fastcgi;
-            uwsgi_temp_path \(directory.path)/tmp-uwsgi;
-            scgi_temp_path \(directory.path)/tmp-scgi;
-            server {
-                listen 127.0.0.1:\(port);
-                root \(root.path);
-                location = /small { default_type application/json; return 200 '\(small)'; }
-                location /bulk/ { default_type application/octet-stream; }
-                location /lines/ { default_type application/x-ndjson; }
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(directory.path)/nginx.pid;
+            error_log \(directory.path)/logs/error.log error;
+            events { worker_connections 4096; }
+            http {
+                access_log off;
+                sendfile on;
+                tcp_nopush on;
+                keepalive_requests 100000000;
+                keepalive_timeout 120s;
+                client_body_temp_path \(directory.path)/tmp-body;
+                proxy_temp_path \(directory.path)/tmp-proxy;
+                fastcgi_temp_path \(directory.path)/tmp-fastcgi;
+                uwsgi_temp_path \(directory.path)/tmp-uwsgi;
+                scgi_temp_path \(directory.path)/tmp-scgi;
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(root.path);
+                    location = /small { default_type application/json; return 200 '\(small)'; }
+                    location /bulk/ { default_type application/octet-stream; }
+                    location /lines/ { default_type application/x-ndjson; }
+                }
             }
-        }
-        """
+            """
         let configurationFile = directory.appending(path: "nginx.conf")
         try configuration.write(to: configurationFile, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-p", directory.path, "-c", configurationFile.path, "-e", "\(directory.path)/logs/error.log"]
+        process.arguments = [
+            "-p", directory.path, "-c", configurationFile.path, "-e", "\(directory.path)/logs/error.log",
+        ]
         try process.run()
         self.name = "nginx"
         self.loopback = nil
@@ -105,7 +112,9 @@ final class BenchmarkServer {
         self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
         // Up to 5 s for nginx to listen, checked every 10 ms.
         for _ in 0..<500 {
-            if (try? PlainTCPReader.fetchBlocking(port: port, path: "/small")) == TransferRoutes.smallBody.count { return }
+            if (try? PlainTCPReader.fetchBlocking(port: port, path: "/small")) == TransferRoutes.smallBody.count {
+                return
+            }
             usleep(10_000)
         }
         stop()
@@ -150,7 +159,9 @@ final class BenchmarkServer {
         address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else { throw PlainTCPReader.Failure(description: "bind: errno \(errno)") }
         return Int(UInt16(bigEndian: address.sin_port))

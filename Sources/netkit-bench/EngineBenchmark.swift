@@ -19,7 +19,8 @@ enum EngineBenchmark {
     /// Answers every request with the same small JSON body, building (and checking) its head as a real transport does.
     struct MemoryTransport: HTTPTransport {
         func send(_ request: TransportRequest) async throws -> TransportResponse {
-            let head = HTTPResponseHead(statusCode: 200, reasonPhrase: "OK", headerFields: try HTTPHeaderFields(EngineBenchmark.headerFields))
+            let head = HTTPResponseHead(
+                statusCode: 200, reasonPhrase: "OK", headerFields: try HTTPHeaderFields(EngineBenchmark.headerFields))
             return TransportResponse(head: head, body: ResponseBody(data: EngineBenchmark.body))
         }
     }
@@ -115,17 +116,31 @@ enum EngineBenchmark {
             Case(name: "`HTTPResponseHead` of 6 checked fields (the seam's response head)") {
                 _ = HTTPResponseHead(statusCode: 200, headerFields: try HTTPHeaderFields(headerFields))
             },
-            Case(name: "`HTTPURLResponse` of 6 headers (the old seam's head; now built only for a request's own `decodeResponse`)") {
+            Case(
+                name:
+                    "`HTTPURLResponse` of 6 headers (the old seam's head; now built only for a request's own `decodeResponse`)"
+            ) {
                 _ = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headerDictionary)
             },
-            Case(name: "`RequestExecutor.send`, an `Endpoint`, no plugins") { _ = try await executor.send(GetSmallEndpoint(), baseURL: base) },
+            Case(name: "`RequestExecutor.send`, an `Endpoint`, no plugins") {
+                _ = try await executor.send(GetSmallEndpoint(), baseURL: base)
+            },
             Case(name: "`NetworkManager.send`, an `Endpoint`") { _ = try await manager.send(GetSmallEndpoint()) },
-            Case(name: "`NetworkManager.send`, a `NetworkRequest` (EKNetwork's `decodeResponse`)") { _ = try await manager.send(GetSmall()) },
-            Case(name: "`NetworkManager.send`, a `NetworkRequest` with a `decodeResponse` of its own (gets an `HTTPURLResponse`)") {
+            Case(name: "`NetworkManager.send`, a `NetworkRequest` (EKNetwork's `decodeResponse`)") {
+                _ = try await manager.send(GetSmall())
+            },
+            Case(
+                name:
+                    "`NetworkManager.send`, a `NetworkRequest` with a `decodeResponse` of its own (gets an `HTTPURLResponse`)"
+            ) {
                 _ = try await manager.send(GetSmallOwnDecoding())
             },
-            Case(name: "`NetworkManager.send`, an `Endpoint`, 64 in flight", inFlight: 64) { _ = try await manager.send(GetSmallEndpoint()) },
-            Case(name: "`NetworkManager.send`, an `Endpoint` of `EmptyResponse` (no decoding)") { _ = try await manager.send(PingEndpoint()) },
+            Case(name: "`NetworkManager.send`, an `Endpoint`, 64 in flight", inFlight: 64) {
+                _ = try await manager.send(GetSmallEndpoint())
+            },
+            Case(name: "`NetworkManager.send`, an `Endpoint` of `EmptyResponse` (no decoding)") {
+                _ = try await manager.send(PingEndpoint())
+            },
         ]
     }
 }

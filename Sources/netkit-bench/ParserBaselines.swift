@@ -45,7 +45,9 @@ func synchronousLines(_ chunks: [Data]) -> LineTally {
 
 /// Baseline for NDJSON: the same synchronous split (`memchr`), each non-empty line handed to one `JSONDecoder`
 /// as a slice of its chunk.
-func synchronousNDJSON<Item: Decodable>(_ chunks: [Data], as type: Item.Type, decoder: JSONDecoder, _ each: (Item) -> Void) throws {
+func synchronousNDJSON<Item: Decodable>(
+    _ chunks: [Data], as type: Item.Type, decoder: JSONDecoder, _ each: (Item) -> Void
+) throws {
     var carried = Data()
     func decode(_ line: Data) throws {
         let trimmed = line.last == 0x0D ? line.dropLast() : line

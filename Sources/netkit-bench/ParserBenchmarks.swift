@@ -66,10 +66,11 @@ struct ParserInputs: Sendable {
 
 /// A body as the transport delivers it: an `AsyncThrowingStream` of the chunks, filled before timing starts.
 func bodyOf(_ chunks: [Data]) -> ResponseBody {
-    ResponseBody(AsyncThrowingStream { continuation in
-        for chunk in chunks { continuation.yield(chunk) }
-        continuation.finish()
-    })
+    ResponseBody(
+        AsyncThrowingStream { continuation in
+            for chunk in chunks { continuation.yield(chunk) }
+            continuation.finish()
+        })
 }
 
 nonisolated func countLines(_ body: ResponseBody) async throws -> LineTally {
@@ -125,9 +126,14 @@ nonisolated func parsersCase(rounds: Int) async throws {
     var lines = Measurement(name: "`lines()` (LineSequence over ResponseBody)")
     var linesMain = Measurement(name: "`lines()`, consumer on @MainActor")
     var synchronous = Measurement(name: "(b) synchronous chunked splitter, one String per line")
-    var perByte = Measurement(name: "(a) EKNetwork design: AsyncThrowingStream<UInt8> + lines task (\(format(Double(perByteBytes) / 1e6, 1)) MB)")
-    var ndjson = Measurement(name: "`ndjson(as:)` (NDJSONSequence over ResponseBody, \(format(Double(ndjsonBytes) / 1e6, 1)) MB)")
-    var bareNDJSON = Measurement(name: "bare loop: synchronous split + JSONDecoder per line (\(format(Double(ndjsonBytes) / 1e6, 1)) MB)")
+    var perByte = Measurement(
+        name:
+            "(a) EKNetwork design: AsyncThrowingStream<UInt8> + lines task (\(format(Double(perByteBytes) / 1e6, 1)) MB)"
+    )
+    var ndjson = Measurement(
+        name: "`ndjson(as:)` (NDJSONSequence over ResponseBody, \(format(Double(ndjsonBytes) / 1e6, 1)) MB)")
+    var bareNDJSON = Measurement(
+        name: "bare loop: synchronous split + JSONDecoder per line (\(format(Double(ndjsonBytes) / 1e6, 1)) MB)")
     var events = Measurement(name: "`events()` (ServerSentEventSequence over ResponseBody)")
     var bytes = Measurement(name: "`bytes` (ByteSequence over ResponseBody, \(format(Double(bytesBytes) / 1e6, 1)) MB)")
 
@@ -195,20 +201,28 @@ nonisolated func parsersCase(rounds: Int) async throws {
         Double(bytes) / 1e6 / Measurement.seconds(measurement.median)
     }
     let mb = Double(inputs.ndjsonBytes) / 1e6
-    print("## parsers: \(format(mb, 1)) MB of NDJSON (\(expected.lines) lines) and \(format(Double(inputs.eventBytes) / 1e6, 1)) MB of SSE (\(inputs.eventCount) events) in 64 KiB chunks in memory, \(rounds) rounds, medians")
+    print(
+        "## parsers: \(format(mb, 1)) MB of NDJSON (\(expected.lines) lines) and \(format(Double(inputs.eventBytes) / 1e6, 1)) MB of SSE (\(inputs.eventCount) events) in 64 KiB chunks in memory, \(rounds) rounds, medians"
+    )
     print("| case | median | MB/s (median) | best | MB/s (best) |")
     print("| --- | --- | --- | --- | --- |")
     let rows: [(Measurement, Int)] = [
-        (lines, inputs.ndjsonBytes), (synchronous, inputs.ndjsonBytes), (perByte, perByteBytes), (linesMain, inputs.ndjsonBytes),
+        (lines, inputs.ndjsonBytes), (synchronous, inputs.ndjsonBytes), (perByte, perByteBytes),
+        (linesMain, inputs.ndjsonBytes),
         (ndjson, ndjsonBytes), (bareNDJSON, ndjsonBytes), (events, inputs.eventBytes), (bytes, bytesBytes),
     ]
     for (measurement, size) in rows {
         let seconds = Measurement.seconds(measurement.median)
         let best = Measurement.seconds(measurement.samples.min()!)
-        print("| \(measurement.name) | \(format(seconds * 1000, 1)) ms | \(format(megabytesPerSecond(measurement, bytes: size), 1)) | \(format(best * 1000, 1)) ms | \(format(Double(size) / 1e6 / best, 1)) |")
+        print(
+            "| \(measurement.name) | \(format(seconds * 1000, 1)) ms | \(format(megabytesPerSecond(measurement, bytes: size), 1)) | \(format(best * 1000, 1)) ms | \(format(Double(size) / 1e6 / best, 1)) |"
+        )
     }
     // Ratios of medians, and of best times: on a shared machine a neighbour's load can slow a whole round.
-    func ratio(_ numerator: Measurement, _ numeratorBytes: Int, _ denominator: Measurement, _ denominatorBytes: Int, _ digits: Int = 2) -> String {
+    func ratio(
+        _ numerator: Measurement, _ numeratorBytes: Int, _ denominator: Measurement, _ denominatorBytes: Int,
+        _ digits: Int = 2
+    ) -> String {
         func rate(_ duration: Duration, _ bytes: Int) -> Double { Double(bytes) / Measurement.seconds(duration) }
         let median = rate(numerator.median, numeratorBytes) / rate(denominator.median, denominatorBytes)
         let best = rate(numerator.samples.min()!, numeratorBytes) / rate(denominator.samples.min()!, denominatorBytes)
@@ -216,9 +230,13 @@ nonisolated func parsersCase(rounds: Int) async throws {
     }
     let size = inputs.ndjsonBytes
     print("lines() / (b) synchronous: \(ratio(lines, size, synchronous, size)) (target ≥ 0.70)")
-    print("lines() / (a) per-byte stream, throughput scaled from \(format(Double(perByteBytes) / 1e6, 1)) MB: \(ratio(lines, size, perByte, perByteBytes, 0)) (target ≥ 300)")
+    print(
+        "lines() / (a) per-byte stream, throughput scaled from \(format(Double(perByteBytes) / 1e6, 1)) MB: \(ratio(lines, size, perByte, perByteBytes, 0)) (target ≥ 300)"
+    )
     print("ndjson / bare loop: \(ratio(ndjson, ndjsonBytes, bareNDJSON, ndjsonBytes)) (target ≥ 0.80)")
-    print("events(): \(format(megabytesPerSecond(events, bytes: inputs.eventBytes), 0)) MB/s (best time: \(format(Double(inputs.eventBytes) / 1e6 / Measurement.seconds(events.samples.min()!), 0)) MB/s) (target ≥ 300)")
+    print(
+        "events(): \(format(megabytesPerSecond(events, bytes: inputs.eventBytes), 0)) MB/s (best time: \(format(Double(inputs.eventBytes) / 1e6 / Measurement.seconds(events.samples.min()!), 0)) MB/s) (target ≥ 300)"
+    )
     print("@MainActor / off-main lines(): \(ratio(linesMain, size, lines, size)) (target ≥ 0.50)")
     print("")
 }

@@ -36,7 +36,9 @@ enum PlainTCPReader {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw Failure(description: "connect: errno \(errno)") }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
@@ -56,7 +58,7 @@ enum PlainTCPReader {
                 guard let end = headEnd(head) else { continue }
                 let text = String(decoding: head[0..<end], as: UTF8.self).lowercased()
                 guard let line = text.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-                      let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+                    let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
                 else { throw Failure(description: "no Content-Length in the response head") }
                 contentLength = length
                 bodyBytes = head.count - end - 4
@@ -73,7 +75,8 @@ enum PlainTCPReader {
 
     private static func headEnd(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
             return index
         }
         return nil

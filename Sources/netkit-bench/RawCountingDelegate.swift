@@ -19,7 +19,9 @@ final class RawCountingDelegate: NSObject, URLSessionDataDelegate, @unchecked Se
     private let transfers = Mutex<[Int: Transfer]>([:])
 
     /// GETs `url` through `session` (whose delegate this is) and returns the body's size and line ends.
-    func fetch(_ url: URL, in session: URLSession, countingLines: Bool = false) async throws -> (bytes: Int, lineEnds: Int) {
+    func fetch(_ url: URL, in session: URLSession, countingLines: Bool = false) async throws -> (
+        bytes: Int, lineEnds: Int
+    ) {
         try await withCheckedThrowingContinuation { continuation in
             let task = session.dataTask(with: url)
             transfers.withLock { $0[task.taskIdentifier] = Transfer(countsLines: countingLines, waiter: continuation) }

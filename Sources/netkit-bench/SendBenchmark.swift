@@ -76,7 +76,9 @@ enum SendBenchmark {
             try await batch(count: 4 * concurrentCount, width: inFlight, contenders[only].send)
             return
         }
-        for (label, count, width) in [("one after another", sequentialCount, 1), ("\(inFlight) in flight", concurrentCount, inFlight)] {
+        for (label, count, width) in [
+            ("one after another", sequentialCount, 1), ("\(inFlight) in flight", concurrentCount, inFlight),
+        ] {
             var samples = Array(repeating: Samples(), count: contenders.count)
             for round in 0...rounds {
                 // Round 0 warms up (connections, caches) and is not recorded. The order alternates, so that
@@ -84,7 +86,9 @@ enum SendBenchmark {
                 let order = round % 2 == 0 ? Array(contenders.indices) : contenders.indices.reversed()
                 for index in order {
                     let cpuBefore = processCPUSeconds()
-                    let duration = try await clock.measure { try await batch(count: count, width: width, contenders[index].send) }
+                    let duration = try await clock.measure {
+                        try await batch(count: count, width: width, contenders[index].send)
+                    }
                     let cpu = processCPUSeconds() - cpuBefore
                     if round > 0 {
                         samples[index].wall.samples.append(duration)
@@ -99,12 +103,19 @@ enum SendBenchmark {
                 let median = Measurement.seconds(sample.wall.median)
                 let best = Measurement.seconds(sample.wall.samples.min()!)
                 let cpu = sample.cpu.sorted()[sample.cpu.count / 2]
-                print("| \(contender.name) | \(format(median * 1000, 1)) ms | \(format(Double(count) / median, 0)) | \(format(Double(count) / best, 0)) | \(format(cpu / Double(count) * 1e6, 0)) µs |")
+                print(
+                    "| \(contender.name) | \(format(median * 1000, 1)) ms | \(format(Double(count) / median, 0)) | \(format(Double(count) / best, 0)) | \(format(cpu / Double(count) * 1e6, 0)) µs |"
+                )
             }
             let targeted: Set = [3, 4]
-            for (index, name) in [(3, "NetKit send"), (4, "NetKit send, borrowed session"), (1, "URLSessionTransport, streamed"), (2, "URLSessionTransport, whole")] {
+            for (index, name) in [
+                (3, "NetKit send"), (4, "NetKit send, borrowed session"), (1, "URLSessionTransport, streamed"),
+                (2, "URLSessionTransport, whole"),
+            ] {
                 let cpuRatios = zip(samples[0].cpu, samples[index].cpu).map { $0 / $1 }.sorted()
-                print("\(name) / URLSession (requests/s): \(throughputRatio(samples[index].wall, count, samples[0].wall, count))\(targeted.contains(index) ? " (target ≥ 0.90)" : ""); requests per CPU second: \(format(cpuRatios[cpuRatios.count / 2]))×")
+                print(
+                    "\(name) / URLSession (requests/s): \(throughputRatio(samples[index].wall, count, samples[0].wall, count))\(targeted.contains(index) ? " (target ≥ 0.90)" : ""); requests per CPU second: \(format(cpuRatios[cpuRatios.count / 2]))×"
+                )
             }
             print("")
         }
@@ -123,7 +134,9 @@ enum SendBenchmark {
     }
 
     /// `count` requests, `width` at a time, each worker sending its share one after another.
-    nonisolated static func batch(count: Int, width: Int, _ send: @escaping @Sendable () async throws -> Void) async throws {
+    nonisolated static func batch(count: Int, width: Int, _ send: @escaping @Sendable () async throws -> Void)
+        async throws
+    {
         if width == 1 {
             for _ in 0..<count { try await send() }
             return

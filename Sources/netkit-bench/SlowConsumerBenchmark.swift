@@ -35,7 +35,8 @@ enum SlowConsumerBenchmark {
         let sixteen = URLSessionTransport.defaultBufferLimit
         let scenarios = [
             Scenario(name: "idle: one small request, nothing streamed", arguments: ["idle", url, "\(sixteen)"]),
-            Scenario(name: "consumer keeps up, bufferLimit 16 MiB (default)", arguments: ["keepup", url, "\(sixteen)"]),
+            Scenario(
+                name: "consumer keeps up, bufferLimit 16 MiB (default)", arguments: ["keepup", url, "\(sixteen)"]),
             Scenario(name: "slow consumer, bufferLimit 16 MiB (default)", arguments: ["slow", url, "\(sixteen)"]),
             Scenario(name: "slow consumer, bufferLimit 64 MiB", arguments: ["slow", url, "\(64 << 20)"]),
             Scenario(name: "slow consumer, no limit (`bufferLimit: .max`)", arguments: ["slow", url, "\(Int.max)"]),
@@ -51,8 +52,12 @@ enum SlowConsumerBenchmark {
             Double(runs.map(\.peakKiB).sorted()[runs.count / 2]) / 1024
         }
         let idle = medianPeak(outcomes[0])
-        print("## slowconsumer: \(format(Double(bodySize) / 1e6, 0)) MB streamed by a fresh child process, \(rounds) runs each, medians")
-        print("Slow: a \(pause.components.attoseconds / 1_000_000_000_000_000) ms pause per chunk for the first \(slowPhase.components.seconds) s, then full speed.")
+        print(
+            "## slowconsumer: \(format(Double(bodySize) / 1e6, 0)) MB streamed by a fresh child process, \(rounds) runs each, medians"
+        )
+        print(
+            "Slow: a \(pause.components.attoseconds / 1_000_000_000_000_000) ms pause per chunk for the first \(slowPhase.components.seconds) s, then full speed."
+        )
         print("| scenario | outcome | bytes read | peak RSS (VmHWM) | above idle | time |")
         print("| --- | --- | --- | --- | --- | --- |")
         for (scenario, runs) in zip(scenarios, outcomes) {
@@ -60,14 +65,17 @@ enum SlowConsumerBenchmark {
             let bytes = runs.map(\.bytes).sorted()[runs.count / 2]
             let seconds = runs.map(\.seconds).sorted()[runs.count / 2]
             let peak = medianPeak(runs)
-            print("| \(scenario.name) | \(results) | \(bytes) | \(format(peak, 1)) MiB (\(runs.map { format(Double($0.peakKiB) / 1024, 1) }.joined(separator: ", "))) | \(format(peak - idle, 1)) MiB | \(format(seconds, 2)) s |")
+            print(
+                "| \(scenario.name) | \(results) | \(bytes) | \(format(peak, 1)) MiB (\(runs.map { format(Double($0.peakKiB) / 1024, 1) }.joined(separator: ", "))) | \(format(peak - idle, 1)) MiB | \(format(seconds, 2)) s |"
+            )
         }
         print("")
     }
 
     /// Runs the benchmark binary again with the hidden command and reads its one result line.
     static func runChild(_ arguments: [String]) throws -> Outcome {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = [SlowConsumerChild.command] + arguments
@@ -78,15 +86,17 @@ enum SlowConsumerBenchmark {
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0,
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("RESULT ") })
-        else { fatalError("slowconsumer: the child \(arguments) failed (status \(process.terminationStatus)): \(text)") }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("RESULT ") })
+        else {
+            fatalError("slowconsumer: the child \(arguments) failed (status \(process.terminationStatus)): \(text)")
+        }
         var fields: [String: String] = [:]
         for field in line.split(separator: " ").dropFirst() {
             let pair = field.split(separator: "=", maxSplits: 1)
             if pair.count == 2 { fields[String(pair[0])] = String(pair[1]) }
         }
         guard let result = fields["outcome"], let bytes = fields["bytes"].flatMap(Int.init),
-              let peak = fields["peak_kib"].flatMap(Int.init), let seconds = fields["seconds"].flatMap(Double.init)
+            let peak = fields["peak_kib"].flatMap(Int.init), let seconds = fields["seconds"].flatMap(Double.init)
         else { fatalError("slowconsumer: unreadable child result: \(line)") }
         return Outcome(result: result, bytes: bytes, peakKiB: peak, seconds: seconds)
     }
@@ -112,7 +122,8 @@ enum SlowConsumerChild {
         } else {
             let slowUntil = mode == "slow" ? start + SlowConsumerBenchmark.slowPhase : start
             do {
-                let response = try await manager.stream(TransferRequest(path: "/bulk/\(SlowConsumerBenchmark.bodySize)"))
+                let response = try await manager.stream(
+                    TransferRequest(path: "/bulk/\(SlowConsumerBenchmark.bodySize)"))
                 for try await chunk in response.chunks {
                     bytes += chunk.count
                     if ContinuousClock.now < slowUntil { try await Task.sleep(for: SlowConsumerBenchmark.pause) }

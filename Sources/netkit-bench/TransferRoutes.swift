@@ -16,7 +16,10 @@ enum TransferRoutes {
         var block = Data()
         var index = 0
         while block.count < 1 << 20 {
-            block.append(contentsOf: "{\"id\":\(index),\"name\":\"user-\(index)\",\"email\":\"user\(index)@example.com\",\"score\":\(index % 1000).5}\n".utf8)
+            block.append(
+                contentsOf:
+                    "{\"id\":\(index),\"name\":\"user-\(index)\",\"email\":\"user\(index)@example.com\",\"score\":\(index % 1000).5}\n"
+                    .utf8)
             index += 1
         }
         return block
@@ -43,12 +46,15 @@ enum TransferRoutes {
         let parts = request.path.split(separator: "/")
         switch (parts.first, parts.count == 2 ? Int(parts[1]) : nil) {
         case ("small", _):
-            return LoopbackResponse(status: 200, headers: [(name: "Content-Type", value: "application/json")], body: smallBody)
+            return LoopbackResponse(
+                status: 200, headers: [(name: "Content-Type", value: "application/json")], body: smallBody)
         case ("bulk", let bytes?):
             return .patterned(byteCount: bytes)
         case ("lines", let bytes?):
             let body = linesBody(approximately: bytes)
-            return .streamed(headers: [(name: "Content-Type", value: "application/x-ndjson")], framing: .contentLength(body.bytes)) { writer in
+            return .streamed(
+                headers: [(name: "Content-Type", value: "application/x-ndjson")], framing: .contentLength(body.bytes)
+            ) { writer in
                 for _ in 0..<body.blocks {
                     guard writer.write(lineBlock) else { return }
                 }

@@ -97,7 +97,9 @@ struct UploadBenchmarks {
                 drained.samples.append(try clock.measure { _ = try drain(try form.uploadSource()) })
             }
             let bytes = Double(form.contentLength)
-            print("| \(name) | \(form.contentLength) | \(megabytesPerSecond(bytes, encoded.median)) | \(megabytesPerSecond(bytes, drained.median)) |")
+            print(
+                "| \(name) | \(form.contentLength) | \(megabytesPerSecond(bytes, encoded.median)) | \(megabytesPerSecond(bytes, drained.median)) |"
+            )
         }
         print("")
     }
@@ -105,7 +107,8 @@ struct UploadBenchmarks {
     // MARK: Uploads over loopback
 
     func transferCase() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-bench-uploads-\(getpid())")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "netkit-bench-uploads-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("payload.bin")
@@ -138,11 +141,19 @@ struct UploadBenchmarks {
             }
         }
 
-        print("### \(fileBytes >> 20) MiB file as one multipart part over loopback (each case a fresh process; \(rounds) timed rounds, medians)")
-        print("Body: \(bodyBytes) bytes. Timed rounds against LoopbackServer in counted mode; one more round per case in digest mode checks the bytes (SHA-256 of the body and of each part) and is bound by the server's hashing.")
-        print("Reading the file alone through NetKit's reader (warm page cache): \(megabytesPerSecond(Double(fileBytes), fileReadSeconds)).")
+        print(
+            "### \(fileBytes >> 20) MiB file as one multipart part over loopback (each case a fresh process; \(rounds) timed rounds, medians)"
+        )
+        print(
+            "Body: \(bodyBytes) bytes. Timed rounds against LoopbackServer in counted mode; one more round per case in digest mode checks the bytes (SHA-256 of the body and of each part) and is bound by the server's hashing."
+        )
+        print(
+            "Reading the file alone through NetKit's reader (warm page cache): \(megabytesPerSecond(Double(fileBytes), fileReadSeconds))."
+        )
         print("")
-        print("| case | framing | throughput | client CPU per GiB | peak RSS (VmHWM) | above idle | digest round | body verified |")
+        print(
+            "| case | framing | throughput | client CPU per GiB | peak RSS (VmHWM) | above idle | digest round | body verified |"
+        )
         print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         let idlePeak = median(results[.idle, default: []].map(\.peakKiB))
         var throughput: [UploadChild.Case: Double] = [:]
@@ -160,7 +171,9 @@ struct UploadBenchmarks {
                 verified = false
             }
             guard uploadCase != .idle else {
-                print("| \(uploadCase.title) | – | – | \(format(median(runs.map(\.cpuSeconds)), 2)) s in all | \(format(peak / 1024, 1)) MiB | – | – | \(verified ? "yes" : "**NO**") |")
+                print(
+                    "| \(uploadCase.title) | – | – | \(format(median(runs.map(\.cpuSeconds)), 2)) s in all | \(format(peak / 1024, 1)) MiB | – | – | \(verified ? "yes" : "**NO**") |"
+                )
                 continue
             }
             let spread = runs.map { Double(bodyBytes) / $0.seconds / 1e6 }
@@ -170,23 +183,32 @@ struct UploadBenchmarks {
             let framing = runs.first?.wasChunked == true ? "chunked" : "Content-Length"
             let idleCPU = median(results[.idle, default: []].map(\.cpuSeconds))
             let cpuPerGiB = median(runs.map { ($0.cpuSeconds - idleCPU) * Double(1 << 30) / Double(bodyBytes) })
-            print("| \(uploadCase.title) | \(framing) | \(format(rate, 0)) MB/s (\(format(spread.min() ?? 0, 0))–\(format(spread.max() ?? 0, 0))) | \(format(cpuPerGiB, 2)) s | \(format(peak / 1024, 1)) MiB | \(format((peak - idlePeak) / 1024, 1)) MiB | \(format(digestRate, 0)) MB/s | \(verified ? "yes" : "**NO**") |")
+            print(
+                "| \(uploadCase.title) | \(framing) | \(format(rate, 0)) MB/s (\(format(spread.min() ?? 0, 0))–\(format(spread.max() ?? 0, 0))) | \(format(cpuPerGiB, 2)) s | \(format(peak / 1024, 1)) MiB | \(format((peak - idlePeak) / 1024, 1)) MiB | \(format(digestRate, 0)) MB/s | \(verified ? "yes" : "**NO**") |"
+            )
         }
         let above = ((peaks[.netkit] ?? 0) - idlePeak) / 1024
         let ratio = (throughput[.netkit] ?? 0) / max(throughput[.stream] ?? 1, 1e-9)
         print("")
-        print("NetKit peak above the idle process: \(format(above, 1)) MiB (target ≤ 32 MiB): \(above <= 32 ? "met" : "MISSED")")
-        print("NetKit throughput / raw httpBodyStream: \(format(ratio, 2)) (target ≥ 0.90): \(ratio >= 0.9 ? "met" : "MISSED")")
+        print(
+            "NetKit peak above the idle process: \(format(above, 1)) MiB (target ≤ 32 MiB): \(above <= 32 ? "met" : "MISSED")"
+        )
+        print(
+            "NetKit throughput / raw httpBodyStream: \(format(ratio, 2)) (target ≥ 0.90): \(ratio >= 0.9 ? "met" : "MISSED")"
+        )
         print("")
     }
 
     /// Whether the server saw exactly the body every case should send (the idle case: one empty GET).
-    func verify(_ result: UploadChild.Result, case uploadCase: UploadChild.Case, bodyBytes: Int64, fileSHA256: String) -> Bool {
+    func verify(_ result: UploadChild.Result, case uploadCase: UploadChild.Case, bodyBytes: Int64, fileSHA256: String)
+        -> Bool
+    {
         guard result.status == 200, let view = result.view else { return false }
         guard uploadCase != .idle else { return view.bodyByteCount == 0 }
         guard view.bodyByteCount == Int(bodyBytes), let parts = view.parts, parts.count == 2 else { return false }
         let file = parts[1]
-        return file.name == "file" && file.filename == "payload.bin" && file.byteCount == fileBytes && file.sha256 == fileSHA256
+        return file.name == "file" && file.filename == "payload.bin" && file.byteCount == fileBytes
+            && file.sha256 == fileSHA256
     }
 
     /// Starts `netkit-bench upload-child …` and reads its one result line.
@@ -201,11 +223,13 @@ struct UploadBenchmarks {
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0,
-              let line = text.split(separator: "\n").last(where: { $0.hasPrefix(UploadChild.resultPrefix) })
+            let line = text.split(separator: "\n").last(where: { $0.hasPrefix(UploadChild.resultPrefix) })
         else {
-            throw UploadChild.Failure(description: "child \(uploadCase.rawValue) exited with \(process.terminationStatus): \(text)")
+            throw UploadChild.Failure(
+                description: "child \(uploadCase.rawValue) exited with \(process.terminationStatus): \(text)")
         }
-        return try JSONDecoder().decode(UploadChild.Result.self, from: Data(line.dropFirst(UploadChild.resultPrefix.count).utf8))
+        return try JSONDecoder().decode(
+            UploadChild.Result.self, from: Data(line.dropFirst(UploadChild.resultPrefix.count).utf8))
     }
 
     /// Writes `bytes` of a repeating pattern to `url` in 1 MiB pieces and returns its SHA-256.
@@ -341,8 +365,11 @@ enum UploadChild {
 
     /// `upload-child <case> <server URL> <file> <body file>`
     static func run(_ arguments: [String]) async throws {
-        guard arguments.count == 4, let uploadCase = Case(rawValue: arguments[0]), let server = URL(string: arguments[1]) else {
-            throw Failure(description: "usage: netkit-bench \(command) <idle|netkit|data|stream> <server URL> <file> <body file>")
+        guard arguments.count == 4, let uploadCase = Case(rawValue: arguments[0]),
+            let server = URL(string: arguments[1])
+        else {
+            throw Failure(
+                description: "usage: netkit-bench \(command) <idle|netkit|data|stream> <server URL> <file> <body file>")
         }
         let file = URL(fileURLWithPath: arguments[2])
         let body = URL(fileURLWithPath: arguments[3])
@@ -399,7 +426,9 @@ enum UploadChild {
             }
         }
         let seconds = Measurement.seconds(start.duration(to: clock.now))
-        let result = Result(seconds: seconds, cpuSeconds: processCPUSeconds(), peakKiB: (peakResidentMiB() ?? 0) * 1024, status: status, view: view)
+        let result = Result(
+            seconds: seconds, cpuSeconds: processCPUSeconds(), peakKiB: (peakResidentMiB() ?? 0) * 1024, status: status,
+            view: view)
         let line = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
         print(resultPrefix + line)
     }
@@ -408,7 +437,8 @@ enum UploadChild {
     static func request(_ server: URL) -> URLRequest {
         var request = URLRequest(url: server.appendingPathComponent("upload"))
         request.httpMethod = "POST"
-        request.setValue("multipart/form-data; boundary=\(UploadBenchmarks.boundary)", forHTTPHeaderField: "Content-Type")
+        request.setValue(
+            "multipart/form-data; boundary=\(UploadBenchmarks.boundary)", forHTTPHeaderField: "Content-Type")
         return request
     }
 
@@ -420,7 +450,9 @@ enum UploadChild {
         let (data, response): (Data, URLResponse) = try await withCheckedThrowingContinuation { continuation in
             let task = make(session) { data, response, error in
                 if let error { return continuation.resume(throwing: error) }
-                guard let data, let response else { return continuation.resume(throwing: Failure(description: "no response")) }
+                guard let data, let response else {
+                    return continuation.resume(throwing: Failure(description: "no response"))
+                }
                 continuation.resume(returning: (data, response))
             }
             task.resume()
@@ -472,7 +504,10 @@ final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
         }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {}
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {}
 
     func urlSession(
         _ session: URLSession,
@@ -489,12 +524,16 @@ final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (waiter, result): (CheckedContinuation<(Data, URLResponse), any Error>?, Result<(Data, URLResponse), any Error>) = state.withLock { state in
-            defer { state.waiter = nil }
-            if let error { return (state.waiter, .failure(error)) }
-            guard let response = state.response else { return (state.waiter, .failure(UploadChild.Failure(description: "no response"))) }
-            return (state.waiter, .success((state.data, response)))
-        }
+        let (waiter, result):
+            (CheckedContinuation<(Data, URLResponse), any Error>?, Result<(Data, URLResponse), any Error>) =
+                state.withLock { state in
+                    defer { state.waiter = nil }
+                    if let error { return (state.waiter, .failure(error)) }
+                    guard let response = state.response else {
+                        return (state.waiter, .failure(UploadChild.Failure(description: "no response")))
+                    }
+                    return (state.waiter, .success((state.data, response)))
+                }
         waiter?.resume(with: result)
     }
 }

@@ -45,7 +45,10 @@ final class Store: TokenRefreshProvider, Sendable {
 
 let arguments = CommandLine.arguments.dropFirst()
 let selected = arguments.first ?? "all"
-if selected == SlowConsumerChild.command { try await SlowConsumerChild.run(Array(arguments.dropFirst())); exit(0) }
+if selected == SlowConsumerChild.command {
+    try await SlowConsumerChild.run(Array(arguments.dropFirst()))
+    exit(0)
+}
 let serverKind = arguments.dropFirst(2).first ?? "loopback"
 let rounds = arguments.dropFirst().first.flatMap(Int.init) ?? 30
 if try await runUploadBenchmarks(selected: selected, arguments: Array(arguments), rounds: rounds) { exit(0) }
@@ -64,7 +67,9 @@ func refreshCase() async throws {
 
     func sendBatch() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<batch { group.addTask { _ = try await manager.send(GetProfile(), accessToken: { store.current }) } }
+            for _ in 0..<batch {
+                group.addTask { _ = try await manager.send(GetProfile(), accessToken: { store.current }) }
+            }
             try await group.waitForAll()
         }
     }
@@ -86,24 +91,33 @@ func refreshCase() async throws {
     print("## refresh: \(batch) concurrent requests per batch, \(rounds) rounds, medians")
     print("| case | median batch | p90 batch | requests/s | server refreshes per batch |")
     print("| --- | --- | --- | --- | --- |")
-    for (measurement, refreshes) in [(plain, "0"), (refreshing, "\(refreshesPerBatch.min()!)–\(refreshesPerBatch.max()!)")] {
+    for (measurement, refreshes) in [
+        (plain, "0"), (refreshing, "\(refreshesPerBatch.min()!)–\(refreshesPerBatch.max()!)"),
+    ] {
         let seconds = Measurement.seconds(measurement.median)
-        print("| \(measurement.name) | \(format(seconds * 1000)) ms | \(format(Measurement.seconds(measurement.p90) * 1000)) ms | \(format(Double(batch) / seconds, 0)) | \(refreshes) |")
+        print(
+            "| \(measurement.name) | \(format(seconds * 1000)) ms | \(format(Measurement.seconds(measurement.p90) * 1000)) ms | \(format(Double(batch) / seconds, 0)) | \(refreshes) |"
+        )
     }
     print("ratio (refresh / baseline): \(format(ratio))×")
     print("")
 }
 
-print("netkit-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, server \(server.baseURL.absoluteString)\n")
+print(
+    "netkit-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, server \(server.baseURL.absoluteString)\n")
 if selected == "refresh" || selected == "all" { try await refreshCase() }
 if selected == "engine" || selected == "all" { try await EngineBenchmark.run(rounds: rounds) }
 // One engine case alone, for a profiler: `netkit-bench engine-profile <case number> [requests]`.
 if selected == "engine-profile" {
     let arguments = CommandLine.arguments
-    try await EngineBenchmark.profile(case: arguments.count > 2 ? Int(arguments[2]) ?? 4 : 4, requests: arguments.count > 3 ? Int(arguments[3]) ?? 200_000 : 200_000)
+    try await EngineBenchmark.profile(
+        case: arguments.count > 2 ? Int(arguments[2]) ?? 4 : 4,
+        requests: arguments.count > 3 ? Int(arguments[3]) ?? 200_000 : 200_000)
 }
 if selected == "send" || selected == "all" { try await SendBenchmark.run(rounds: rounds, serverKind: serverKind) }
-if selected == "stream" || selected == "all" { try await streamCase(rounds: max(3, rounds / 3), serverKind: serverKind) }
+if selected == "stream" || selected == "all" {
+    try await streamCase(rounds: max(3, rounds / 3), serverKind: serverKind)
+}
 if selected == "slowconsumer" || selected == "all" { try await SlowConsumerBenchmark.run(rounds: max(3, rounds / 10)) }
 if selected == "parsers" || selected == "all" { try await parsersCase(rounds: max(5, rounds / 3)) }
 if let peak = peakResidentMiB() { print("peak RSS of the process: \(format(peak, 1)) MiB") }

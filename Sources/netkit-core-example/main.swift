@@ -60,7 +60,7 @@ let posted = try await executor.send(PostForm(), baseURL: base)
 var lines = 0
 for try await _ in try await executor.stream(GetEcho(), baseURL: base).lines() { lines += 1 }
 guard response.value.path == "/echo", posted.method == "POST", lines == 1,
-      response.headerFields.values(for: "Set-Cookie") == ["a=1; Path=/", "b=2; Path=/"]
+    response.headerFields.values(for: "Set-Cookie") == ["a=1; Path=/", "b=2; Path=/"]
 else {
     throw UnexpectedAnswer()
 }

@@ -63,7 +63,9 @@ let executor = RequestExecutor(transport: transport, plugins: [BearerTokenPlugin
 let greeting = try await executor.response(for: GetGreeting(), baseURL: server.baseURL)
 let form = try await executor.send(PostForm(), baseURL: server.baseURL)
 var streamed = 0
-for try await chunk in try await executor.stream(GetGreeting(), baseURL: server.baseURL).chunks { streamed += chunk.count }
+for try await chunk in try await executor.stream(GetGreeting(), baseURL: server.baseURL).chunks {
+    streamed += chunk.count
+}
 try await transport.shutdown()
 
 let cookies = greeting.headerFields.values(for: "Set-Cookie")

@@ -62,7 +62,9 @@ struct BodyDigestTests {
         let expected = try Self.expectedDigest()
 
         for split in 0...Self.multipartBody.count {
-            #expect(Self.digest(Self.multipartBody, contentType: Self.contentType, splitAt: [split]) == expected, "split at \(split)")
+            #expect(
+                Self.digest(Self.multipartBody, contentType: Self.contentType, splitAt: [split]) == expected,
+                "split at \(split)")
         }
     }
 
@@ -97,7 +99,9 @@ struct BodyDigestTests {
             #expect(digest.multipartError == testCase.error, "split at \(split)")
             #expect(digest.parts == nil)
         }
-        #expect(Self.digest(body, contentType: contentType, splitAt: Array(0..<body.count)).multipartError == testCase.error)
+        #expect(
+            Self.digest(body, contentType: contentType, splitAt: Array(0..<body.count)).multipartError == testCase.error
+        )
     }
 
     @Test func bodiesThatAreNotMultipartAreStillSizedAndHashed() {

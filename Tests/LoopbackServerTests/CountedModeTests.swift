@@ -15,7 +15,8 @@ struct CountedModeTests {
         try client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: \(piece.count * 30)\r\n\r\n")
         for _ in 0..<30 { try client.send(piece) }
         let counted = try client.readResponse()
-        try client.send("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
+        try client.send(
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
         let chunked = try client.readResponse()
 
         #expect(counted.status == 200)

@@ -13,11 +13,14 @@ struct DigestModeTests {
     }
 
     private static func post(_ body: [UInt8], contentType: String) -> [UInt8] {
-        Array("POST /up HTTP/1.1\r\nHost: x\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+        Array(
+            "POST /up HTTP/1.1\r\nHost: x\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\r\n".utf8
+        ) + body
     }
 
     private static func postChunked(_ body: [UInt8], contentType: String, splitAt splits: [Int]) -> [UInt8] {
-        var wire = Array("POST /up HTTP/1.1\r\nHost: x\r\nContent-Type: \(contentType)\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+        var wire = Array(
+            "POST /up HTTP/1.1\r\nHost: x\r\nContent-Type: \(contentType)\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
         var start = 0
         for end in splits + [body.count] where end > start {
             wire += Array("\(String(end - start, radix: 16))\r\n".utf8) + body[start..<end] + Array("\r\n".utf8)
@@ -63,9 +66,12 @@ struct DigestModeTests {
         for split in 1..<body.count {
             try client.send(Self.postChunked(body, contentType: BodyDigestTests.contentType, splitAt: [split]))
             let report = try Self.report(try client.readResponse())
-            if report.digest != expected || !report.wasChunked || report.contentLength != nil { mismatches.append(split) }
+            if report.digest != expected || !report.wasChunked || report.contentLength != nil {
+                mismatches.append(split)
+            }
         }
-        try client.send(Self.postChunked(body, contentType: BodyDigestTests.contentType, splitAt: Array(1..<body.count)))
+        try client.send(
+            Self.postChunked(body, contentType: BodyDigestTests.contentType, splitAt: Array(1..<body.count)))
         let byteByByte = try Self.report(try client.readResponse())
 
         #expect(mismatches.isEmpty)
@@ -80,7 +86,10 @@ struct DigestModeTests {
         defer { buffering.stop() }
         let uploads: [(body: [UInt8], contentType: String)] = [
             (BodyDigestTests.multipartBody, BodyDigestTests.contentType),
-            (Array("--B\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\nv\r\n--B--\r\nmore".utf8), "multipart/form-data; boundary=B"),
+            (
+                Array("--B\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\nv\r\n--B--\r\nmore".utf8),
+                "multipart/form-data; boundary=B"
+            ),
             (Array(#"{"id":1}"#.utf8), "application/json"),
             ([], "multipart/form-data; boundary=B"),
         ]
@@ -109,7 +118,9 @@ struct DigestModeTests {
         let (report, expected) = try await onDedicatedThread {
             let client = try TestClient(port: server.port)
             var expected = LoopbackBodyDigester(contentType: "application/octet-stream")
-            try client.send("PUT /big HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: \(count)\r\n\r\n")
+            try client.send(
+                "PUT /big HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: \(count)\r\n\r\n"
+            )
             for _ in 0..<pieces {
                 try client.send(piece)
                 expected.update(piece)
@@ -154,7 +165,9 @@ struct DigestModeTests {
         let refused = try TestClient(port: server.port)
         try refused.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1001\r\n\r\n")
         let chunked = try TestClient(port: server.port)
-        try chunked.send("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3e8\r\n\(String(repeating: "a", count: 1000))\r\n1\r\nb\r\n0\r\n\r\n")
+        try chunked.send(
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3e8\r\n\(String(repeating: "a", count: 1000))\r\n1\r\nb\r\n0\r\n\r\n"
+        )
 
         #expect(try accepted.readResponse().status == 200)
         #expect(try refused.readResponse().status == 413)

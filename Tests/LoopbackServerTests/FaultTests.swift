@@ -53,19 +53,21 @@ struct FaultTests {
     }
 
     @Test func splitWritesDeliverTheExactSameBytes() throws {
-        let server = try makeServer(LoopbackResponse(
-            headers: [(name: "X-A", value: "b")],
-            body: Data("hello".utf8),
-            faults: [.splitWrites(sizes: [1, 2, 7]), .closeAfterResponse]
-        ))
+        let server = try makeServer(
+            LoopbackResponse(
+                headers: [(name: "X-A", value: "b")],
+                body: Data("hello".utf8),
+                faults: [.splitWrites(sizes: [1, 2, 7]), .closeAfterResponse]
+            ))
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
         try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         let wire = try client.readUntilEOF()
 
-        #expect(String(decoding: wire, as: UTF8.self)
-            == "HTTP/1.1 200 OK\r\nX-A: b\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+        #expect(
+            String(decoding: wire, as: UTF8.self)
+                == "HTTP/1.1 200 OK\r\nX-A: b\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
     }
 
     @Test func hugeHeaderAddsPaddingOfTheRequestedSize() throws {
@@ -94,10 +96,11 @@ struct FaultTests {
     }
 
     @Test func shortDelaysStillDeliverTheWholeResponse() throws {
-        let server = try makeServer(LoopbackResponse(
-            body: Data("late".utf8),
-            faults: [.delayBeforeHead(.milliseconds(20)), .delayBeforeBody(.milliseconds(20))]
-        ))
+        let server = try makeServer(
+            LoopbackResponse(
+                body: Data("late".utf8),
+                faults: [.delayBeforeHead(.milliseconds(20)), .delayBeforeBody(.milliseconds(20))]
+            ))
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -123,7 +126,8 @@ struct FaultTests {
     }
 
     @Test func delayBeforeBodyHoldsTheBodyBackUntilTheClientGivesUp() async throws {
-        let server = try makeServer(LoopbackResponse(body: Data("never".utf8), faults: [.delayBeforeBody(.seconds(60))]))
+        let server = try makeServer(
+            LoopbackResponse(body: Data("never".utf8), faults: [.delayBeforeBody(.seconds(60))]))
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 

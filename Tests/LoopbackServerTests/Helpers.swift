@@ -32,7 +32,7 @@ final class Recorder<Value: Sendable>: Sendable {
     }
 
     var value: Value {
-        get { storage.withLock { $0 } }
+        storage.withLock { $0 }
     }
 
     func set(_ value: Value) {

@@ -29,7 +29,8 @@ struct LoadTests {
     @Test func twentyThousandRequestsOnOneKeepAliveConnection() async throws {
         let server = try LoopbackServer(limits: LoopbackLimits(maxRecordedRequests: 10)) { .text($0.path) }
         defer { server.stop() }
-        let batches = 40, perBatch = 500
+        let batches = 40
+        let perBatch = 500
         let wrong = try await onDedicatedThread {
             let client = try TestClient(port: server.port)
             var wrong = 0
@@ -41,7 +42,8 @@ struct LoadTests {
                 for index in 0..<perBatch {
                     let path = "/\(batch * perBatch + index)"
                     wire += "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n"
-                    expected += "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                    expected +=
+                        "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n"
                         + "Content-Length: \(path.utf8.count)\r\n\r\n\(path)"
                 }
                 try client.send(wire)

@@ -4,7 +4,9 @@ import Testing
 
 @Suite("multipart/form-data parsing")
 struct MultipartParsingTests {
-    private static func request(_ body: String, contentType: String? = "multipart/form-data; boundary=XyZ") -> LoopbackRequest {
+    private static func request(_ body: String, contentType: String? = "multipart/form-data; boundary=XyZ")
+        -> LoopbackRequest
+    {
         request(Array(body.utf8), contentType: contentType)
     }
 
@@ -16,7 +18,8 @@ struct MultipartParsingTests {
     }
 
     @Test func parsesFieldsAndFiles() throws {
-        let body = "--XyZ\r\n"
+        let body =
+            "--XyZ\r\n"
             + "Content-Disposition: form-data; name=\"title\"\r\n\r\n"
             + "Hello\r\n"
             + "--XyZ\r\n"
@@ -41,7 +44,8 @@ struct MultipartParsingTests {
     }
 
     @Test func unescapesQuotedPairsInParameters() throws {
-        let body = "--XyZ\r\n"
+        let body =
+            "--XyZ\r\n"
             + #"Content-Disposition: form-data; name="fi\"eld"; filename="say \"hi\" \\ bye.txt""# + "\r\n\r\n"
             + "x\r\n--XyZ--"
 
@@ -53,14 +57,17 @@ struct MultipartParsingTests {
 
     @Test func keepsBinaryDataContainingCRLFAndDashesIntact() throws {
         // The boundary preceded by a bare LF or a bare CR is not a delimiter; only CRLF + "--" + boundary is.
-        let payload: [UInt8] = [0x00, 0x0D, 0x0A, 0x2D, 0x2D, 0xFF]
+        let payload: [UInt8] =
+            [0x00, 0x0D, 0x0A, 0x2D, 0x2D, 0xFF]
             + Array("\n--XyZ".utf8)
             + Array("\r--XyZ--".utf8)
             + [0x0D, 0x0A, 0x2D, 0x2D, 0x58, 0x0D, 0x0A, 0x0D]
-        let head = "--XyZ\r\n"
+        let head =
+            "--XyZ\r\n"
             + "Content-Disposition: form-data; name=\"blob\"; filename=\"b.bin\"\r\n"
             + "Content-Type: application/octet-stream\r\n\r\n"
-        let body = Array(head.utf8)
+        let body =
+            Array(head.utf8)
             + payload
             + Array("\r\n--XyZ--".utf8)
 
@@ -126,7 +133,8 @@ struct MultipartParsingTests {
         ),
         MalformedCase(label: "no boundary", contentType: "multipart/form-data", body: "", error: .invalidBoundary(nil)),
         MalformedCase(
-            label: "boundary too long", contentType: "multipart/form-data; boundary=\(String(repeating: "b", count: 71))",
+            label: "boundary too long",
+            contentType: "multipart/form-data; boundary=\(String(repeating: "b", count: 71))",
             body: "", error: .invalidBoundary(String(repeating: "b", count: 71))
         ),
         MalformedCase(
@@ -202,7 +210,8 @@ struct MultipartParsingTests {
 
     @Test(arguments: malformedCases)
     func rejectsMalformedInput(_ testCase: MalformedCase) {
-        let request = Self.request(testCase.body, contentType: testCase.contentType ?? "multipart/form-data; boundary=XyZ")
+        let request = Self.request(
+            testCase.body, contentType: testCase.contentType ?? "multipart/form-data; boundary=XyZ")
         #expect(throws: testCase.error) { try request.multipartParts() }
     }
 

@@ -52,9 +52,10 @@ struct ProtocolTests {
         #expect(request.version == "HTTP/1.1")
         #expect(request.bodyText == "hello world")
         #expect(!request.wasChunked)
-        #expect(pairs(request.headers) == [
-            ["Host", "x"], ["X-Custom", "one"], ["content-length", "11"], ["X-Custom", "two"],
-        ])
+        #expect(
+            pairs(request.headers) == [
+                ["Host", "x"], ["X-Custom", "one"], ["content-length", "11"], ["X-Custom", "two"],
+            ])
         #expect(request.header("CONTENT-LENGTH") == "11")
         #expect(request.header("x-custom") == "one")
         #expect(request.headerValues("X-Custom") == ["one", "two"])
@@ -184,15 +185,16 @@ struct ProtocolTests {
     }
 
     @Test func framingHeadersAreOwnedByTheServer() throws {
-        let server = try makeServer(LoopbackResponse(
-            status: 201,
-            headers: [
-                (name: "X-Trace", value: "42"),
-                (name: "Content-Length", value: "999"),
-                (name: "Transfer-Encoding", value: "gzip"),
-            ],
-            body: Data("abc".utf8)
-        ))
+        let server = try makeServer(
+            LoopbackResponse(
+                status: 201,
+                headers: [
+                    (name: "X-Trace", value: "42"),
+                    (name: "Content-Length", value: "999"),
+                    (name: "Transfer-Encoding", value: "gzip"),
+                ],
+                body: Data("abc".utf8)
+            ))
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 

@@ -8,11 +8,12 @@ struct StreamedResponseTests {
 
     @Test func chunkedPiecesReachTheClientWhileTheProducerIsStillRunning() throws {
         let gate = try LoopbackGate()
-        let server = try makeServer(.streamed(headers: [(name: "Content-Type", value: "application/x-ndjson")]) { writer in
-            writer.write("{\"n\":1}\n")
-            guard writer.wait(for: gate, timeout: .seconds(30)) else { return writer.abort() }
-            writer.write("{\"n\":2}\n")
-        })
+        let server = try makeServer(
+            .streamed(headers: [(name: "Content-Type", value: "application/x-ndjson")]) { writer in
+                writer.write("{\"n\":1}\n")
+                guard writer.wait(for: gate, timeout: .seconds(30)) else { return writer.abort() }
+                writer.write("{\"n\":2}\n")
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -33,10 +34,11 @@ struct StreamedResponseTests {
     }
 
     @Test func declaredLengthBodyIsFramedByContentLengthAndKeepsTheConnection() throws {
-        let server = try makeServer(.streamed(framing: .contentLength(10)) { writer in
-            writer.write(Data("01234".utf8))
-            writer.write([UInt8]("56789".utf8))
-        })
+        let server = try makeServer(
+            .streamed(framing: .contentLength(10)) { writer in
+                writer.write(Data("01234".utf8))
+                writer.write([UInt8]("56789".utf8))
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -84,11 +86,12 @@ struct StreamedResponseTests {
 
     @Test func abortMidChunkedBodyEndsTheStreamWithoutTheLastChunk() async throws {
         let lateWrite = Recorder<Bool?>(nil)
-        let server = try makeServer(.streamed { writer in
-            writer.write("hello")
-            writer.abort()
-            lateWrite.set(writer.write("more"))
-        })
+        let server = try makeServer(
+            .streamed { writer in
+                writer.write("hello")
+                writer.abort()
+                lateWrite.set(writer.write("more"))
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -106,10 +109,11 @@ struct StreamedResponseTests {
     }
 
     @Test func abortMidContentLengthBodyLeavesItShort() throws {
-        let server = try makeServer(.streamed(framing: .contentLength(10)) { writer in
-            writer.write("0123")
-            writer.abort()
-        })
+        let server = try makeServer(
+            .streamed(framing: .contentLength(10)) { writer in
+                writer.write("0123")
+                writer.abort()
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -123,10 +127,11 @@ struct StreamedResponseTests {
 
     @Test func returningShortOfTheDeclaredLengthDropsTheConnection() async throws {
         let ended = Recorder<Bool?>(nil)
-        let server = try makeServer(.streamed(framing: .contentLength(10)) { writer in
-            writer.write("0123")
-            ended.set(writer.end())
-        })
+        let server = try makeServer(
+            .streamed(framing: .contentLength(10)) { writer in
+                writer.write("0123")
+                ended.set(writer.end())
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -142,11 +147,12 @@ struct StreamedResponseTests {
 
     @Test func writingPastTheDeclaredLengthSendsNothingAndDrops() async throws {
         let results = Recorder<[Bool]>([])
-        let server = try makeServer(.streamed(framing: .contentLength(3)) { writer in
-            let first = writer.write("ab")
-            let second = writer.write("cd")
-            results.set([first, second, writer.end()])
-        })
+        let server = try makeServer(
+            .streamed(framing: .contentLength(3)) { writer in
+                let first = writer.write("ab")
+                let second = writer.write("cd")
+                results.set([first, second, writer.end()])
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -162,10 +168,11 @@ struct StreamedResponseTests {
 
     @Test func producerSeesTheClientCloseAndItCountsAsAnAbort() async throws {
         let noticed = Recorder<Bool?>(nil)
-        let server = try makeServer(.streamed { writer in
-            writer.write("first")
-            noticed.set(writer.waitForClientClose(timeout: .seconds(60)))
-        })
+        let server = try makeServer(
+            .streamed { writer in
+                writer.write("first")
+                noticed.set(writer.waitForClientClose(timeout: .seconds(60)))
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -182,11 +189,12 @@ struct StreamedResponseTests {
     @Test func clientBreakingOffWhileTheProducerWaitsOnAGateIsSeen() async throws {
         let gate = try LoopbackGate()
         let outcome = Recorder<[Bool]>([])
-        let server = try makeServer(.streamed { writer in
-            writer.write("{\"n\":1}\n")
-            let opened = writer.wait(for: gate, timeout: .seconds(60))
-            outcome.set([opened, writer.clientHasClosed])
-        })
+        let server = try makeServer(
+            .streamed { writer in
+                writer.write("{\"n\":1}\n")
+                let opened = writer.wait(for: gate, timeout: .seconds(60))
+                outcome.set([opened, writer.clientHasClosed])
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -203,16 +211,17 @@ struct StreamedResponseTests {
 
     @Test func writesFailOnceTheClientHasGone() async throws {
         let outcome = Recorder<(failed: Bool, clientClosed: Bool)?>(nil)
-        let server = try makeServer(.streamed { writer in
-            let piece = Data(count: 64 * 1024)
-            var failed = false
-            // At most 640 MiB: far beyond what the socket buffers hold once the client stops reading.
-            for _ in 0..<10_000 {
-                failed = !writer.write(piece)
-                if failed { break }
-            }
-            outcome.set((failed: failed, clientClosed: writer.clientHasClosed))
-        })
+        let server = try makeServer(
+            .streamed { writer in
+                let piece = Data(count: 64 * 1024)
+                var failed = false
+                // At most 640 MiB: far beyond what the socket buffers hold once the client stops reading.
+                for _ in 0..<10_000 {
+                    failed = !writer.write(piece)
+                    if failed { break }
+                }
+                outcome.set((failed: failed, clientClosed: writer.clientHasClosed))
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -228,10 +237,11 @@ struct StreamedResponseTests {
     @Test func stopReleasesAProducerWaitingOnAGate() async throws {
         let gate = try LoopbackGate()
         let opened = Recorder<Bool?>(nil)
-        let server = try makeServer(.streamed { writer in
-            writer.write("a")
-            opened.set(writer.wait(for: gate, timeout: .seconds(60)))
-        })
+        let server = try makeServer(
+            .streamed { writer in
+                writer.write("a")
+                opened.set(writer.wait(for: gate, timeout: .seconds(60)))
+            })
         let client = try TestClient(port: server.port)
         try client.send(Self.get)
         _ = try client.readHead()
@@ -248,10 +258,11 @@ struct StreamedResponseTests {
 
     @Test func headRequestsGetTheFramingButNeverRunTheProducer() throws {
         let runs = Recorder(0)
-        let server = try makeServer(.streamed { writer in
-            runs.update { $0 += 1 }
-            writer.write("body")
-        })
+        let server = try makeServer(
+            .streamed { writer in
+                runs.update { $0 += 1 }
+                writer.write("body")
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -267,10 +278,11 @@ struct StreamedResponseTests {
 
     @Test func noContentStatusesNeverRunTheProducer() throws {
         let runs = Recorder(0)
-        let server = try makeServer(.streamed(status: 204, framing: .contentLength(4)) { writer in
-            runs.update { $0 += 1 }
-            writer.write("body")
-        })
+        let server = try makeServer(
+            .streamed(status: 204, framing: .contentLength(4)) { writer in
+                runs.update { $0 += 1 }
+                writer.write("body")
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -286,10 +298,11 @@ struct StreamedResponseTests {
 
     @Test func waitingForACloseThatNeverComesTimesOut() throws {
         let waited = Recorder<Bool?>(nil)
-        let server = try makeServer(.streamed { writer in
-            waited.set(writer.waitForClientClose(timeout: .milliseconds(30)))
-            writer.write("still here")
-        })
+        let server = try makeServer(
+            .streamed { writer in
+                waited.set(writer.waitForClientClose(timeout: .milliseconds(30)))
+                writer.write("still here")
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -302,10 +315,11 @@ struct StreamedResponseTests {
 
     @Test func delayBeforeBodyHoldsTheProducerBackUntilTheClientGivesUp() async throws {
         let runs = Recorder(0)
-        let server = try makeServer(.streamed(faults: [.delayBeforeBody(.seconds(60))]) { writer in
-            runs.update { $0 += 1 }
-            writer.write("never")
-        })
+        let server = try makeServer(
+            .streamed(faults: [.delayBeforeBody(.seconds(60))]) { writer in
+                runs.update { $0 += 1 }
+                writer.write("never")
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -322,10 +336,11 @@ struct StreamedResponseTests {
     }
 
     @Test func http10ClientsGetARawBodyEndedByTheClose() throws {
-        let server = try makeServer(.streamed { writer in
-            writer.write("a")
-            writer.write("b")
-        })
+        let server = try makeServer(
+            .streamed { writer in
+                writer.write("a")
+                writer.write("b")
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -352,7 +367,8 @@ struct StreamedResponseTests {
     }
 
     @Test func faultsThatReshapeABufferedBodyAreRefusedLoudly() throws {
-        let server = try makeServer(.streamed(faults: [.chunked(sizes: [1]), .splitWrites(sizes: [2])]) { $0.write("x") })
+        let server = try makeServer(
+            .streamed(faults: [.chunked(sizes: [1]), .splitWrites(sizes: [2])]) { $0.write("x") })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 
@@ -365,10 +381,11 @@ struct StreamedResponseTests {
 
     @Test func theWriterIsDeadOnceItsProducerHasReturned() throws {
         let kept = Recorder<LoopbackBodyWriter?>(nil)
-        let server = try makeServer(.streamed { writer in
-            writer.write("x")
-            kept.set(writer)
-        })
+        let server = try makeServer(
+            .streamed { writer in
+                writer.write("x")
+                kept.set(writer)
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
         try client.send(Self.get)
@@ -409,10 +426,11 @@ struct StreamedResponseTests {
 
     @Test func patternedChunkedBodyContinuesThePatternAcrossPieces() throws {
         let count = 600_000
-        let server = try makeServer(.streamed { writer in
-            writer.writePattern(byteCount: 1)
-            writer.writePattern(byteCount: count - 1)
-        })
+        let server = try makeServer(
+            .streamed { writer in
+                writer.writePattern(byteCount: 1)
+                writer.writePattern(byteCount: count - 1)
+            })
         defer { server.stop() }
         let client = try TestClient(port: server.port)
 

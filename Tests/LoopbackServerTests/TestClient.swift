@@ -173,7 +173,9 @@ final class TestClient {
         // Each round consumes at least one byte or throws.
         while remaining > 0 {
             if pending.isEmpty {
-                guard try fill() else { throw TestClientError(description: "EOF with \(remaining) of \(count) bytes missing") }
+                guard try fill() else {
+                    throw TestClientError(description: "EOF with \(remaining) of \(count) bytes missing")
+                }
             }
             let taken = min(remaining, pending.count)
             check(buffer[start..<(start + taken)])
@@ -249,11 +251,14 @@ final class TestClient {
         for _ in 0..<10_000 {
             let line = try readLine()
             if line.isEmpty { return (status, headers) }
-            guard let colon = line.firstIndex(of: ":") else { throw TestClientError(description: "bad header: \(line)") }
-            headers.append((
-                name: String(line[..<colon]),
-                value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            ))
+            guard let colon = line.firstIndex(of: ":") else {
+                throw TestClientError(description: "bad header: \(line)")
+            }
+            headers.append(
+                (
+                    name: String(line[..<colon]),
+                    value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                ))
         }
         throw TestClientError(description: "too many headers")
     }

@@ -53,7 +53,8 @@ struct AsyncHTTPClientTransportTests {
         // all 256 MiB into the client meanwhile (loopback moves that in a fraction of a second).
         try await Task.sleep(for: .seconds(1))
         let writtenWhileHeld = written.withLock { $0 }
-        #expect(writtenWhileHeld < 32 << 20, "the server wrote \(writtenWhileHeld) bytes while the consumer read nothing")
+        #expect(
+            writtenWhileHeld < 32 << 20, "the server wrote \(writtenWhileHeld) bytes while the consumer read nothing")
         while let chunk = try await iterator.next() { received += chunk.count }
         #expect(received == total)
         try await transport.shutdown()
@@ -72,13 +73,17 @@ struct AsyncHTTPClientTransportTests {
             try await Task.sleep(until: start + .milliseconds(300), clock: clock)
             return clock.now - start
         }()
-        let error = await #expect(throws: TransportError.self) { try await transport.send(try get(server.baseURL, idleTimeout: .milliseconds(300))) }
+        let error = await #expect(throws: TransportError.self) {
+            try await transport.send(try get(server.baseURL, idleTimeout: .milliseconds(300)))
+        }
         let elapsed = clock.now - start
         let timerElapsed = try await timer
         #expect(error?.kind == .timedOut)
         // URLSession on Linux would fire at once (0.3 s truncated to 0): this is the millisecond promise.
         #expect(elapsed >= .milliseconds(295))
-        #expect(elapsed - timerElapsed < .milliseconds(250), "timed out after \(elapsed), a bare timer after \(timerElapsed)")
+        #expect(
+            elapsed - timerElapsed < .milliseconds(250),
+            "timed out after \(elapsed), a bare timer after \(timerElapsed)")
         try await transport.shutdown()
     }
 
@@ -169,9 +174,11 @@ struct AsyncHTTPClientTransportTests {
         try await client.shutdown()
     }
 
-    @Test("HTTP/2 over TLS where the server offers it, HTTP/1.1 where it does not", arguments: [
-        (["h2", "http/1.1"], "HTTP/2.0"), (["http/1.1"], "HTTP/1.1"),
-    ])
+    @Test(
+        "HTTP/2 over TLS where the server offers it, HTTP/1.1 where it does not",
+        arguments: [
+            (["h2", "http/1.1"], "HTTP/2.0"), (["http/1.1"], "HTTP/1.1"),
+        ])
     func negotiatesVersion(offered: [String], expected: String) async throws {
         let server = try await TLSVersionServer.start(offering: offered)
         var configuration = AsyncHTTPClientTransport.defaultConfiguration
@@ -197,7 +204,9 @@ struct AsyncHTTPClientTransportTests {
         try await transport.shutdown()
     }
 
-    @Test("a body collected whole arrives in one piece; past its limit it is cut at limit + 1 bytes and the transfer stops")
+    @Test(
+        "a body collected whole arrives in one piece; past its limit it is cut at limit + 1 bytes and the transfer stops"
+    )
     func wholeBody() async throws {
         let server = try LoopbackServer { request in
             switch request.path {
@@ -229,13 +238,18 @@ struct AsyncHTTPClientTransportTests {
         try await transport.shutdown()
     }
 
-    @Test("redirects: 303 turns a POST into a body-less GET, 307 repeats it with its body read again, and the final URL is reported")
+    @Test(
+        "redirects: 303 turns a POST into a body-less GET, 307 repeats it with its body read again, and the final URL is reported"
+    )
     func redirectedMethodsAndBodies() async throws {
         let server = try LoopbackServer { request in
             switch request.path {
-            case "/see-other": LoopbackResponse(status: 303, headers: [(name: "Location", value: "/echo")], body: Data("moved".utf8))
+            case "/see-other":
+                LoopbackResponse(status: 303, headers: [(name: "Location", value: "/echo")], body: Data("moved".utf8))
             case "/temporary": LoopbackResponse(status: 307, headers: [(name: "Location", value: "/echo")])
-            default: .text("\(request.method) \(request.path) [\(request.bodyText)] \(request.header("Content-Type") ?? "-")")
+            default:
+                .text(
+                    "\(request.method) \(request.path) [\(request.bodyText)] \(request.header("Content-Type") ?? "-")")
             }
         }
         defer { server.stop() }
@@ -244,14 +258,16 @@ struct AsyncHTTPClientTransportTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let transport = AsyncHTTPClientTransport()
 
-        var seeOther = try post(server.baseURL.appendingPathComponent("see-other"), body: UploadSource(data: Data("payload".utf8)))
+        var seeOther = try post(
+            server.baseURL.appendingPathComponent("see-other"), body: UploadSource(data: Data("payload".utf8)))
         try seeOther.setHeader("Content-Type", "text/plain")
         let got = try await transport.send(seeOther)
         #expect(try await text(got) == "GET /echo [] -")
         #expect(got.url?.path == "/echo")
 
         for body in [UploadSource(data: Data("from a file".utf8)), try UploadSource(fileURL: scratch)] {
-            var temporary = try post(server.baseURL.appendingPathComponent("temporary"), body: body, progress: NetworkProgress())
+            var temporary = try post(
+                server.baseURL.appendingPathComponent("temporary"), body: body, progress: NetworkProgress())
             try temporary.setHeader("Content-Type", "text/plain")
             let repeated = try await transport.send(temporary)
             #expect(try await text(repeated) == "POST /echo [from a file] text/plain")
@@ -260,7 +276,8 @@ struct AsyncHTTPClientTransportTests {
 
         // A one-shot stream cannot be sent again: the 307 is the answer.
         let stream = UploadSource(stream: InputStream(data: Data("once".utf8)), length: 4)
-        let answered = try await transport.send(try post(server.baseURL.appendingPathComponent("temporary"), body: stream))
+        let answered = try await transport.send(
+            try post(server.baseURL.appendingPathComponent("temporary"), body: stream))
         #expect(answered.statusCode == 307)
         #expect(answered.url == nil)
 
@@ -278,14 +295,17 @@ struct AsyncHTTPClientTransportTests {
             case ("hop", let remaining?) where remaining > 0:
                 return LoopbackResponse(status: 302, headers: [(name: "Location", value: "/hop/\(remaining - 1)")])
             case ("loop", _):
-                return LoopbackResponse(status: 302, headers: [(name: "Location", value: request.path == "/loop" ? "/loop/2" : "/loop")])
+                return LoopbackResponse(
+                    status: 302, headers: [(name: "Location", value: request.path == "/loop" ? "/loop/2" : "/loop")])
             default:
                 return .text("landed")
             }
         }
         defer { server.stop() }
         let transport = AsyncHTTPClientTransport(redirectLimit: 3)
-        #expect(try await text(try await transport.send(try get(server.baseURL.appendingPathComponent("hop/3")))) == "landed")
+        #expect(
+            try await text(try await transport.send(try get(server.baseURL.appendingPathComponent("hop/3"))))
+                == "landed")
         let tooMany = await #expect(throws: TransportError.self) {
             try await transport.send(try get(server.baseURL.appendingPathComponent("hop/4")))
         }

@@ -26,10 +26,14 @@ struct HeadConversionTests {
         #expect(HeadConversion.headers(of: HTTPHeaderFields()).isEmpty)
     }
 
-    @Test("framing fields are recognised in any case, and only they", arguments: [
-        ("Content-Length", true), ("content-length", true), ("TRANSFER-ENCODING", true), ("Transfer-Encoding", true),
-        ("Content-Type", false), ("Content-Lengthy", false), ("Transfer-Encodings", false), ("Content-Lengt", false), ("", false),
-    ])
+    @Test(
+        "framing fields are recognised in any case, and only they",
+        arguments: [
+            ("Content-Length", true), ("content-length", true), ("TRANSFER-ENCODING", true),
+            ("Transfer-Encoding", true),
+            ("Content-Type", false), ("Content-Lengthy", false), ("Transfer-Encodings", false),
+            ("Content-Lengt", false), ("", false),
+        ])
     func framing(name: String, isFraming: Bool) {
         #expect(HeadConversion.isFraming(name) == isFraming)
     }
@@ -45,7 +49,10 @@ struct HeadConversionTests {
         #expect(head.reasonPhrase == "Created")
         #expect(head.headerFields.count == 6)
         #expect(head.headerFields.values(for: "SET-THING") == ["1", "2"])
-        #expect(head.headerFields.map(\.name) == ["Set-Thing", "X-Other", "set-thing", "Content-Length", "Set-Cookie", "set-cookie"])
+        #expect(
+            head.headerFields.map(\.name) == [
+                "Set-Thing", "X-Other", "set-thing", "Content-Length", "Set-Cookie", "set-cookie",
+            ])
         #expect(head.headerFields.values(for: "Set-Cookie") == ["a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT", "b=2"])
         #expect(head.value(forHeader: "x-other") == "o")
         #expect(head.declaredContentLength == 3)
@@ -64,7 +71,8 @@ struct HeadConversionTests {
     @Test("the reason phrase is NIO's, also for a code it does not name")
     func reasonPhrase() {
         #expect(HeadConversion.responseHead(status: .notFound, headers: HTTPHeaders()).reasonPhrase == "Not Found")
-        let custom = HeadConversion.responseHead(status: HTTPResponseStatus(statusCode: 299, reasonPhrase: "Fine"), headers: HTTPHeaders())
+        let custom = HeadConversion.responseHead(
+            status: HTTPResponseStatus(statusCode: 299, reasonPhrase: "Fine"), headers: HTTPHeaders())
         #expect(custom.statusCode == 299)
         #expect(custom.reasonPhrase == "Fine")
     }
@@ -76,7 +84,8 @@ struct HeadConversionTests {
 
     @Test("the URL string is joined from the head's parts, with no Foundation URL between")
     func urlString() throws {
-        let head = try NetCore.HTTPRequestHead(method: .get, scheme: "https", authority: "[::1]:8443", path: "/a%20b?q=1&r=%2F")
+        let head = try NetCore.HTTPRequestHead(
+            method: .get, scheme: "https", authority: "[::1]:8443", path: "/a%20b?q=1&r=%2F")
         #expect(HeadConversion.urlString(of: head) == "https://[::1]:8443/a%20b?q=1&r=%2F")
         #expect(HeadConversion.host(ofAuthority: "[::1]:8443") == "::1")
         #expect(HeadConversion.host(ofAuthority: "api.example.com:80") == "api.example.com")

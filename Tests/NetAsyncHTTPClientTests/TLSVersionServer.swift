@@ -14,7 +14,8 @@ struct TLSVersionServer {
     static func start(offering protocols: [String]) async throws -> TLSVersionServer {
         let certificate = try NIOSSLCertificate(bytes: Array(TestCertificate.certificatePEM.utf8), format: .pem)
         let key = try NIOSSLPrivateKey(bytes: Array(TestCertificate.privateKeyPEM.utf8), format: .pem)
-        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
         configuration.applicationProtocols = protocols
         let context = try NIOSSLContext(configuration: configuration)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -38,7 +39,9 @@ struct TLSVersionServer {
     /// The client configuration that trusts this server's certificate.
     static func trustingTLSConfiguration() throws -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.trustRoots = .certificates([try NIOSSLCertificate(bytes: Array(TestCertificate.certificatePEM.utf8), format: .pem)])
+        configuration.trustRoots = .certificates([
+            try NIOSSLCertificate(bytes: Array(TestCertificate.certificatePEM.utf8), format: .pem)
+        ])
         return configuration
     }
 
@@ -64,7 +67,8 @@ private final class VersionEchoHandler: ChannelInboundHandler {
             let body = "HTTP/\(version.major).\(version.minor)"
             var headers = HTTPHeaders()
             headers.add(name: "Content-Length", value: "\(body.utf8.count)")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .ok, headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .ok, headers: headers))), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }

@@ -12,18 +12,24 @@ import Testing
 
 @Suite("AsyncHTTPClient transport: error translation")
 struct TransportErrorTranslationTests {
-    func translated(_ error: any Error, _ phase: TransportErrorTranslation.Phase = .beforeHead, cancelled: Bool = false) -> any Error {
+    func translated(_ error: any Error, _ phase: TransportErrorTranslation.Phase = .beforeHead, cancelled: Bool = false)
+        -> any Error
+    {
         TransportErrorTranslation.translate(error, phase: phase, host: "api.example.com", taskIsCancelled: cancelled)
     }
 
-    func kind(_ error: any Error, _ phase: TransportErrorTranslation.Phase = .beforeHead, cancelled: Bool = false) -> TransportError.Kind? {
+    func kind(_ error: any Error, _ phase: TransportErrorTranslation.Phase = .beforeHead, cancelled: Bool = false)
+        -> TransportError.Kind?
+    {
         (translated(error, phase, cancelled: cancelled) as? TransportError)?.kind
     }
 
-    @Test("timeouts of every kind are timedOut", arguments: [
-        HTTPClientError.readTimeout, .writeTimeout, .deadlineExceeded, .connectTimeout, .tlsHandshakeTimeout,
-        .getConnectionFromPoolTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout,
-    ])
+    @Test(
+        "timeouts of every kind are timedOut",
+        arguments: [
+            HTTPClientError.readTimeout, .writeTimeout, .deadlineExceeded, .connectTimeout, .tlsHandshakeTimeout,
+            .getConnectionFromPoolTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout,
+        ])
     func timeouts(error: HTTPClientError) {
         #expect(kind(error) == .timedOut)
         #expect(kind(error, .body) == .timedOut)
@@ -48,10 +54,12 @@ struct TransportErrorTranslationTests {
         #expect(kind(HTTPClientError.invalidProxyResponse) == .badResponse)
     }
 
-    @Test("socket errors say what the system said", arguments: [
-        (ECONNREFUSED, TransportError.Kind.cannotConnect), (EHOSTUNREACH, .cannotConnect), (ETIMEDOUT, .timedOut),
-        (ENETUNREACH, .notConnected), (ENETDOWN, .notConnected), (EPIPE, .connectionReset), (EACCES, .other),
-    ])
+    @Test(
+        "socket errors say what the system said",
+        arguments: [
+            (ECONNREFUSED, TransportError.Kind.cannotConnect), (EHOSTUNREACH, .cannotConnect), (ETIMEDOUT, .timedOut),
+            (ENETUNREACH, .notConnected), (ENETDOWN, .notConnected), (EPIPE, .connectionReset), (EACCES, .other),
+        ])
     func errnos(code: Int32, expected: TransportError.Kind) {
         #expect(kind(IOError(errnoCode: code, reason: "connect")) == expected)
     }
@@ -96,7 +104,9 @@ struct TransportErrorTranslationTests {
 
     @Test("cancellation is CancellationError for a cancelled caller, TransportError(.cancelled) otherwise")
     func cancellation() {
-        for error in [HTTPClientError.cancelled, HTTPClientError.requestStreamCancelled, CancellationError()] as [any Error] {
+        for error in [HTTPClientError.cancelled, HTTPClientError.requestStreamCancelled, CancellationError()]
+            as [any Error]
+        {
             #expect(translated(error, .body, cancelled: true) is CancellationError)
             #expect(translated(error, .beforeHead, cancelled: true) is CancellationError)
             #expect(kind(error, .body, cancelled: false) == .cancelled)
@@ -126,7 +136,9 @@ struct TransportErrorTranslationTests {
         let translated = try #require(translated(HTTPClientError.redirectLimitReached) as? TransportError)
         #expect(translated.underlying as? HTTPClientError == .redirectLimitReached)
         #expect(translated.host == "api.example.com")
-        let refused = try #require(self.translated(IOError(errnoCode: ECONNREFUSED, reason: "connect to 10.1.2.3:8080/secret?token=x")) as? TransportError)
+        let refused = try #require(
+            self.translated(IOError(errnoCode: ECONNREFUSED, reason: "connect to 10.1.2.3:8080/secret?token=x"))
+                as? TransportError)
         #expect(refused.underlying is IOError)
         #expect(refused.description.hasPrefix("Could not connect: api.example.com"))
         #expect(!refused.description.contains("10.1.2.3") && !refused.description.contains("secret"))

@@ -28,10 +28,15 @@ struct AuthPluginTests {
     @Test("Basic authentication encodes user:password in base64 and refuses a colon in the user")
     func basic() async throws {
         let stub = StubTransport { _, _ in .status(200) }
-        _ = try await engine(stub, [try BasicAuthenticationPlugin(username: "Aladdin", password: "open sesame")]).send(Ping(), baseURL: authBase)
+        _ = try await engine(stub, [try BasicAuthenticationPlugin(username: "Aladdin", password: "open sesame")]).send(
+            Ping(), baseURL: authBase)
         #expect(stub.requests.first?.value(forHeader: "Authorization") == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
-        #expect(throws: BasicAuthenticationPlugin.InvalidCredentials()) { try BasicAuthenticationPlugin(username: "a:b", password: "c") }
-        #expect(throws: BasicAuthenticationPlugin.InvalidCredentials()) { try BasicAuthenticationPlugin(username: "a", password: "c\r\n") }
+        #expect(throws: BasicAuthenticationPlugin.InvalidCredentials()) {
+            try BasicAuthenticationPlugin(username: "a:b", password: "c")
+        }
+        #expect(throws: BasicAuthenticationPlugin.InvalidCredentials()) {
+            try BasicAuthenticationPlugin(username: "a", password: "c\r\n")
+        }
     }
 
     @Test("a custom token goes into a header or replaces a query item")
@@ -50,7 +55,8 @@ struct AuthPluginTests {
     func injectedToken() async throws {
         let stub = StubTransport { _, _ in .status(200) }
         await #expect(throws: NetworkError.invalidHeader(name: "X-API-Key")) {
-            _ = try await engine(stub, [TokenPlugin(.header(name: "X-API-Key")) { "a\r\nb" }]).send(Ping(), baseURL: authBase)
+            _ = try await engine(stub, [TokenPlugin(.header(name: "X-API-Key")) { "a\r\nb" }]).send(
+                Ping(), baseURL: authBase)
         }
         #expect(stub.requestCount == 0)
     }
@@ -86,7 +92,12 @@ struct TestOAuth: Authenticator {
 
 final class Counter: Sendable {
     private let value = Mutex(0)
-    func increment() -> Int { value.withLock { $0 += 1; return $0 } }
+    func increment() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
     var current: Int { value.withLock { $0 } }
 }
 
@@ -95,7 +106,8 @@ struct AuthenticatorCredentialsTests {
     /// Accepts only the access token the authenticator issued last.
     func server(_ oauth: TestOAuth) -> StubTransport {
         StubTransport { request, _ in
-            request.value(forHeader: "Authorization") == "Bearer access-\(oauth.refreshes.current)" && oauth.refreshes.current > 0
+            request.value(forHeader: "Authorization") == "Bearer access-\(oauth.refreshes.current)"
+                && oauth.refreshes.current > 0
                 ? .status(200) : .status(401)
         }
     }
@@ -104,13 +116,17 @@ struct AuthenticatorCredentialsTests {
     func singleFlight() async throws {
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
         let oauth = TestOAuth(failure: nil, gate: gate)
-        let credentials = AuthenticatorCredentials(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
+        let credentials = AuthenticatorCredentials(
+            authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
         let (counts, report) = AsyncStream.makeStream(of: Int.self)
         await credentials.refreshCoordinator.setWaitingCountObserver { report.yield($0) }
         let executor = RequestExecutor(transport: server(oauth))
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<50 {
-                group.addTask { try await executor.response(for: Ping(), baseURL: authBase, credentials: credentials).value.statusCode }
+                group.addTask {
+                    try await executor.response(for: Ping(), baseURL: authBase, credentials: credentials).value
+                        .statusCode
+                }
             }
             for await count in counts where count == 50 { break }
             open.finish()
@@ -124,7 +140,8 @@ struct AuthenticatorCredentialsTests {
     @Test("a request rejected with a credential that was replaced meanwhile retries without a refresh")
     func staleCredential() async throws {
         let oauth = TestOAuth(failure: nil)
-        let credentials = AuthenticatorCredentials(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
+        let credentials = AuthenticatorCredentials(
+            authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
         // A refresh finishes while the first request is out: its 401 is for a credential already replaced.
         let stub = StubTransport { request, index in
             if index == 0 {
@@ -133,7 +150,8 @@ struct AuthenticatorCredentialsTests {
             }
             return request.value(forHeader: "Authorization") == "Bearer access-1" ? .status(200) : .status(401)
         }
-        let response = try await RequestExecutor(transport: stub).response(for: Ping(), baseURL: authBase, credentials: credentials)
+        let response = try await RequestExecutor(transport: stub).response(
+            for: Ping(), baseURL: authBase, credentials: credentials)
         #expect(response.statusCode == 200)
         #expect(oauth.refreshes.current == 1)
         #expect(stub.requestCount == 2)
@@ -144,7 +162,8 @@ struct AuthenticatorCredentialsTests {
         struct Revoked: Error, Equatable {}
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
         let oauth = TestOAuth(failure: Revoked(), gate: gate)
-        let credentials = AuthenticatorCredentials(authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
+        let credentials = AuthenticatorCredentials(
+            authenticator: oauth, credential: .init(access: "old", refresh: "r0"))
         let (counts, report) = AsyncStream.makeStream(of: Int.self)
         await credentials.refreshCoordinator.setWaitingCountObserver { report.yield($0) }
         let stub = server(oauth)
@@ -179,9 +198,12 @@ struct AuthenticatorCredentialsTests {
             func refresh(_ credential: String) async throws -> String { "t\(refreshes.increment())" }
             func isAuthenticationFailure(_ response: HTTPResponseHead) -> Bool { response.statusCode == 403 }
         }
-        let stub = StubTransport { request, _ in request.value(forHeader: "Authorization") == "Token t1" ? .status(200) : .status(403) }
+        let stub = StubTransport { request, _ in
+            request.value(forHeader: "Authorization") == "Token t1" ? .status(200) : .status(403)
+        }
         let credentials = AuthenticatorCredentials(authenticator: Strict(), credential: "t0")
-        let response = try await RequestExecutor(transport: stub).response(for: Ping(), baseURL: authBase, credentials: credentials)
+        let response = try await RequestExecutor(transport: stub).response(
+            for: Ping(), baseURL: authBase, credentials: credentials)
         #expect(response.statusCode == 200)
         #expect(stub.requests.map { $0.value(forHeader: "Authorization") } == ["Token t0", "Token t1"])
     }

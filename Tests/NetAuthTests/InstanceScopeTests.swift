@@ -66,10 +66,11 @@ struct InstanceScopeTests {
         line.hold()
         var waiters: [Task<Void, any Error>] = []
         for index in 0..<5 {
-            waiters.append(Task { @MainActor in
-                try await line.waitUntilOpen()
-                order.append(index)
-            })
+            waiters.append(
+                Task { @MainActor in
+                    try await line.waitUntilOpen()
+                    order.append(index)
+                })
             await waitFor(index + 1, in: counts)
         }
         line.release()
@@ -79,7 +80,7 @@ struct InstanceScopeTests {
 
     @Test("a refresh in one coordinator does not switch off refresh in another")
     func refreshInsideAnotherRefresh() async throws {
-        let inner = TokenRefreshCoordinator { }
+        let inner = TokenRefreshCoordinator {}
         let outer = TokenRefreshCoordinator {
             // The outer refresher's own request gets 401 from another service: that service's refresh must run.
             let generation = await inner.generation()
@@ -98,10 +99,12 @@ struct InstanceScopeTests {
         let coordinator = TokenRefreshCoordinator {
             let coordinator = reference.withLock { $0 }!
             await #expect(throws: NetworkError.unauthorized) { try await coordinator.recover(fromUnauthorizedAt: 0) }
-            later.withLock { $0 = Task {
-                for await _ in go { break }
-                try await coordinator.recover(fromUnauthorizedAt: await coordinator.generation())
-            } }
+            later.withLock {
+                $0 = Task {
+                    for await _ in go { break }
+                    try await coordinator.recover(fromUnauthorizedAt: await coordinator.generation())
+                }
+            }
         }
         reference.withLock { $0 = coordinator }
         try await coordinator.recover(fromUnauthorizedAt: 0)
@@ -128,6 +131,8 @@ struct InstanceScopeTests {
         #expect(await !coordinator.isRefreshing)
         // A later 401 starts a new refresh; the late return of the first one changes nothing.
         parked.withLock { $0?.resume() }
-        #expect(TokenRefreshError.timedOut(after: .seconds(1)).localizedDescription == "Token refresh did not finish within 1.0 seconds.")
+        #expect(
+            TokenRefreshError.timedOut(after: .seconds(1)).localizedDescription
+                == "Token refresh did not finish within 1.0 seconds.")
     }
 }

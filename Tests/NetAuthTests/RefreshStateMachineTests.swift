@@ -9,8 +9,20 @@ struct RefreshStateMachineTests {
     @Test("the first 401 starts a refresh; the others wait; all are released together")
     func singleFlight() {
         var machine = RefreshStateMachine<String>()
-        guard case .startRefresh = machine.unauthorized(sentGeneration: 0, waiter: 1, "a", now: start, policy: TokenRefreshPolicy()) else { Issue.record(); return }
-        guard case .wait = machine.unauthorized(sentGeneration: 0, waiter: 2, "b", now: start, policy: TokenRefreshPolicy()) else { Issue.record(); return }
+        guard
+            case .startRefresh = machine.unauthorized(
+                sentGeneration: 0, waiter: 1, "a", now: start, policy: TokenRefreshPolicy())
+        else {
+            Issue.record()
+            return
+        }
+        guard
+            case .wait = machine.unauthorized(
+                sentGeneration: 0, waiter: 2, "b", now: start, policy: TokenRefreshPolicy())
+        else {
+            Issue.record()
+            return
+        }
         #expect(machine.waitingCount == 2)
         #expect(Set(machine.refreshFinished(1, failure: nil) ?? []) == ["a", "b"])
         #expect(machine.generation == 1)
@@ -23,16 +35,31 @@ struct RefreshStateMachineTests {
         var machine = RefreshStateMachine<Int>()
         _ = machine.unauthorized(sentGeneration: 0, waiter: 1, 1, now: start, policy: TokenRefreshPolicy())
         _ = machine.refreshFinished(machine.runningRefresh ?? 0, failure: nil)
-        guard case .retryNow = machine.unauthorized(sentGeneration: 0, waiter: 2, 2, now: start, policy: TokenRefreshPolicy()) else { Issue.record(); return }
+        guard
+            case .retryNow = machine.unauthorized(
+                sentGeneration: 0, waiter: 2, 2, now: start, policy: TokenRefreshPolicy())
+        else {
+            Issue.record()
+            return
+        }
 
         _ = machine.unauthorized(sentGeneration: 1, waiter: 3, 3, now: start, policy: TokenRefreshPolicy())
         _ = machine.refreshFinished(machine.runningRefresh ?? 0, failure: Failure())
-        guard case .failWithRefreshError(let error) = machine.unauthorized(sentGeneration: 1, waiter: 4, 4, now: start, policy: TokenRefreshPolicy()) else {
+        guard
+            case .failWithRefreshError(let error) = machine.unauthorized(
+                sentGeneration: 1, waiter: 4, 4, now: start, policy: TokenRefreshPolicy())
+        else {
             Issue.record()
             return
         }
         #expect(error as? Failure == Failure())
-        guard case .startRefresh = machine.unauthorized(sentGeneration: 2, waiter: 5, 5, now: start, policy: TokenRefreshPolicy()) else { Issue.record(); return }
+        guard
+            case .startRefresh = machine.unauthorized(
+                sentGeneration: 2, waiter: 5, 5, now: start, policy: TokenRefreshPolicy())
+        else {
+            Issue.record()
+            return
+        }
         #expect(machine.startedRefreshes == 3)
     }
 
@@ -41,19 +68,28 @@ struct RefreshStateMachineTests {
         var machine = RefreshStateMachine<Int>()
         let policy = TokenRefreshPolicy(maxRefreshes: 2, interval: .seconds(10))
         for round in 0..<2 {
-            guard case .startRefresh = machine.unauthorized(sentGeneration: UInt64(round), waiter: round, round, now: start, policy: policy) else {
+            guard
+                case .startRefresh = machine.unauthorized(
+                    sentGeneration: UInt64(round), waiter: round, round, now: start, policy: policy)
+            else {
                 Issue.record()
                 return
             }
             _ = machine.refreshFinished(machine.runningRefresh ?? 0, failure: nil)
         }
-        guard case .fail(let error) = machine.unauthorized(sentGeneration: 2, waiter: 9, 9, now: start + .seconds(5), policy: policy) else {
+        guard
+            case .fail(let error) = machine.unauthorized(
+                sentGeneration: 2, waiter: 9, 9, now: start + .seconds(5), policy: policy)
+        else {
             Issue.record()
             return
         }
         #expect(error == .refreshLimitExceeded(limit: 2, interval: .seconds(10)))
         #expect(machine.waitingCount == 0)
-        guard case .startRefresh = machine.unauthorized(sentGeneration: 2, waiter: 10, 10, now: start + .seconds(10), policy: policy) else {
+        guard
+            case .startRefresh = machine.unauthorized(
+                sentGeneration: 2, waiter: 10, 10, now: start + .seconds(10), policy: policy)
+        else {
             Issue.record()
             return
         }

@@ -84,7 +84,10 @@ struct TokenRefreshCoordinatorTests {
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<20 {
                 group.addTask {
-                    do { try await coordinator.recover(fromUnauthorizedAt: 0); return false } catch { return error is Refused }
+                    do {
+                        try await coordinator.recover(fromUnauthorizedAt: 0)
+                        return false
+                    } catch { return error is Refused }
                 }
             }
             for await count in counts where count == 20 { break }

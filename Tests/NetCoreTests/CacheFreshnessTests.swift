@@ -19,19 +19,23 @@ struct CacheFreshnessTests {
     }
 
     static func request(_ pairs: [(String, String)] = []) throws -> HTTPRequestHead {
-        try HTTPRequestHead(method: .get, url: URL(string: "https://api.test/v1/items?page=1")!, headerFields: fields(pairs))
+        try HTTPRequestHead(
+            method: .get, url: URL(string: "https://api.test/v1/items?page=1")!, headerFields: fields(pairs))
     }
 
     static func stored(_ pairs: [(String, String)], receivedAt: Date = t0) throws -> CachedResponse {
-        try #require(CachedResponse(head: head(200, pairs), body: Data("body".utf8), request: request(),
-                                    requestTime: receivedAt, responseTime: receivedAt))
+        try #require(
+            CachedResponse(
+                head: head(200, pairs), body: Data("body".utf8), request: request(),
+                requestTime: receivedAt, responseTime: receivedAt))
     }
 
     // MARK: Cache-Control
 
     @Test("directives: names in any case, quoted arguments with commas, unknown ones skipped")
     func parsesDirectives() {
-        let control = CacheControl(#"Max-Age=60, no-cache="Set-Cookie, X-A", MUST-REVALIDATE, private, s-maxage=5, ext=1"#)
+        let control = CacheControl(
+            #"Max-Age=60, no-cache="Set-Cookie, X-A", MUST-REVALIDATE, private, s-maxage=5, ext=1"#)
         #expect(control.maxAge == 60)
         #expect(control.noCache && control.mustRevalidate && control.isPrivate)
         #expect(!control.noStore && control.maxStale == nil)
@@ -58,7 +62,9 @@ struct CacheFreshnessTests {
     @Test("Pragma: no-cache counts on a request without Cache-Control only")
     func pragma() throws {
         #expect(CacheControl(try Self.fields([("Pragma", "no-cache")]), isRequest: true).noCache)
-        #expect(!CacheControl(try Self.fields([("Pragma", "no-cache"), ("Cache-Control", "max-age=5")]), isRequest: true).noCache)
+        #expect(
+            !CacheControl(try Self.fields([("Pragma", "no-cache"), ("Cache-Control", "max-age=5")]), isRequest: true)
+                .noCache)
         #expect(!CacheControl(try Self.fields([("Pragma", "no-cache")])).noCache, "not on a response")
     }
 
@@ -72,7 +78,7 @@ struct CacheFreshnessTests {
 
     @Test("max-age wins over Expires; Expires counts from Date; an Expires that is no date is stale")
     func lifetime() throws {
-        let expires = "Tue, 14 Nov 2023 22:23:20 GMT"   // t0 + 600
+        let expires = "Tue, 14 Nov 2023 22:23:20 GMT"  // t0 + 600
         let both = try Self.head(200, [("Date", Self.t0Text), ("Expires", expires), ("Cache-Control", "max-age=60")])
         #expect(CacheFreshness(head: both, requestTime: Self.t0, responseTime: Self.t0).lifetime == 60)
         let onlyExpires = try Self.head(200, [("Date", Self.t0Text), ("Expires", expires)])
@@ -101,7 +107,8 @@ struct CacheFreshnessTests {
         #expect(!freshness.isFresh(at: received.addingTimeInterval(48)))
         // A Date 100 s before the response arrived makes it at least 100 s old.
         let oldDate = try Self.head(200, [("Date", Self.t0Text)])
-        let late = CacheFreshness(head: oldDate, requestTime: Self.t0.addingTimeInterval(100), responseTime: Self.t0.addingTimeInterval(100))
+        let late = CacheFreshness(
+            head: oldDate, requestTime: Self.t0.addingTimeInterval(100), responseTime: Self.t0.addingTimeInterval(100))
         #expect(late.initialAge == 100)
         // A clock that goes back never makes a response younger.
         #expect(freshness.age(at: Self.t0.addingTimeInterval(-1000)) == 12)
@@ -119,7 +126,8 @@ struct CacheFreshnessTests {
         #expect(CachePolicy.use(noCache, request: CacheControl(), at: Self.t0) == .validate)
     }
 
-    @Test("the request's max-age and min-fresh ask for younger responses; max-stale accepts older unless must-revalidate")
+    @Test(
+        "the request's max-age and min-fresh ask for younger responses; max-stale accepts older unless must-revalidate")
     func requestLimits() throws {
         let entry = try Self.stored([("Cache-Control", "max-age=60")])
         let at30 = Self.t0.addingTimeInterval(30)
@@ -153,16 +161,21 @@ struct CacheFreshnessTests {
         #expect(CachePolicy.validates(try Self.head(304, [("ETag", #"W/"v1""#)]), entry))
         #expect(CachePolicy.validates(try Self.head(304, []), entry))
         #expect(!CachePolicy.validates(try Self.head(304, [("ETag", #""v2""#)]), entry))
-        #expect(!CachePolicy.validates(try Self.head(304, [("ETag", #""v1""#)]), try Self.stored([("Last-Modified", Self.t0Text)])))
+        #expect(
+            !CachePolicy.validates(
+                try Self.head(304, [("ETag", #""v1""#)]), try Self.stored([("Last-Modified", Self.t0Text)])))
     }
 
     // MARK: Storing
 
     @Test("stored: complete 200/203/204 that can be validated or stay fresh; private ones too")
     func stores() throws {
-        func stores(_ status: Int, _ pairs: [(String, String)], complete: Bool = true, request: String = "") throws -> Bool {
-            CachePolicy.stores(try Self.head(status, pairs), isComplete: complete, request: CacheControl(request),
-                               requestTime: Self.t0, responseTime: Self.t0)
+        func stores(_ status: Int, _ pairs: [(String, String)], complete: Bool = true, request: String = "") throws
+            -> Bool
+        {
+            CachePolicy.stores(
+                try Self.head(status, pairs), isComplete: complete, request: CacheControl(request),
+                requestTime: Self.t0, responseTime: Self.t0)
         }
         #expect(try stores(200, [("ETag", #""a""#)]))
         #expect(try stores(203, [("Cache-Control", "max-age=10")]))
@@ -187,7 +200,9 @@ struct CacheFreshnessTests {
         var post = try Self.request()
         post.method = .post
         #expect(!CachePolicy.takesPart(TransportRequest(head: post)))
-        #expect(!CachePolicy.takesPart(TransportRequest(head: try Self.request(), body: UploadSource(data: Data("x".utf8)))))
+        #expect(
+            !CachePolicy.takesPart(TransportRequest(head: try Self.request(), body: UploadSource(data: Data("x".utf8))))
+        )
         #expect(CachePolicy.invalidates(method: .post, status: 201))
         #expect(CachePolicy.invalidates(method: .delete, status: 302))
         #expect(!CachePolicy.invalidates(method: .put, status: 500))

@@ -42,7 +42,9 @@ struct CookieJarTests {
         #expect(CookieMatching.path("/docs/web", matches: "/docs/"))
         #expect(!CookieMatching.path("/docsets", matches: "/docs"))
         #expect(!CookieMatching.path("/", matches: "/docs"))
-        #expect(CookieMatching.isIPAddress("127.0.0.1") && CookieMatching.isIPAddress("::1") && !CookieMatching.isIPAddress("localhost"))
+        #expect(
+            CookieMatching.isIPAddress("127.0.0.1") && CookieMatching.isIPAddress("::1")
+                && !CookieMatching.isIPAddress("localhost"))
     }
 
     @Test("a host-only cookie goes back to its host only; a Domain cookie to the domain and its subdomains")
@@ -62,8 +64,9 @@ struct CookieJarTests {
     @Test("a cookie never goes to another host than it may: foreign and bare top-level domains are refused")
     func neverAnotherHost() {
         let jar = jar
-        receive(jar, "a=1; Domain=evil.com", "b=2; Domain=com", "c=3; Domain=ample.com", "d=4; Domain=www.example.com.evil",
-                from: "https://www.example.com/")
+        receive(
+            jar, "a=1; Domain=evil.com", "b=2; Domain=com", "c=3; Domain=ample.com", "d=4; Domain=www.example.com.evil",
+            from: "https://www.example.com/")
         receive(jar, "e=5; Domain=sub.www.example.com", from: "https://www.example.com/")
         #expect(jar.allCookies.isEmpty)
         // A bare name is accepted only as the host's own, host-only.
@@ -113,8 +116,9 @@ struct CookieJarTests {
         receive(jar, "c=3", from: "https://a.test/")
         #expect(header(jar, "https://a.test/") == "a=1; b=2; c=3")
         #expect(jar.allCookies.first?.expiresAt == now.date.addingTimeInterval(60))
-        #expect(jar.allCookies.first { $0.name == "b" }?.expiresAt == now.date.addingTimeInterval(400 * 86_400),
-                "an expiry is capped at 400 days")
+        #expect(
+            jar.allCookies.first { $0.name == "b" }?.expiresAt == now.date.addingTimeInterval(400 * 86_400),
+            "an expiry is capped at 400 days")
         now.advance(61)
         #expect(header(jar, "https://a.test/") == "b=2; c=3")
         receive(jar, "b=gone; Max-Age=0", from: "https://a.test/")
@@ -135,7 +139,9 @@ struct CookieJarTests {
         #expect(header(jar, "http://a.test/") == "p=2")
         receive(jar, "s=plain", from: "http://a.test/")
         #expect(header(jar, "https://a.test/") == "s=1; p=2")
-        receive(jar, "__Secure-x=1", "__Host-y=1; Secure; Path=/; Domain=a.test", "__Host-z=1; Secure; Path=/", from: "https://a.test/")
+        receive(
+            jar, "__Secure-x=1", "__Host-y=1; Secure; Path=/; Domain=a.test", "__Host-z=1; Secure; Path=/",
+            from: "https://a.test/")
         #expect(jar.allCookies.map(\.name) == ["s", "p", "__Host-z"])
     }
 
@@ -150,13 +156,17 @@ struct CookieJarTests {
 
     @Test("a cookie's value never appears in its description, debug description or mirror")
     func redaction() {
-        let cookie = Cookie(name: "session", value: "s3cr3t-value", domain: ".Example.com", isSecure: true, sameSite: .lax)
+        let cookie = Cookie(
+            name: "session", value: "s3cr3t-value", domain: ".Example.com", isSecure: true, sameSite: .lax)
         #expect(cookie.domain == "example.com")
-        for text in ["\(cookie)", String(reflecting: cookie), String(describing: [cookie]), {
-            var dumped = ""
-            dump(cookie, to: &dumped)
-            return dumped
-        }()] {
+        for text in [
+            "\(cookie)", String(reflecting: cookie), String(describing: [cookie]),
+            {
+                var dumped = ""
+                dump(cookie, to: &dumped)
+                return dumped
+            }(),
+        ] {
             #expect(!text.contains("s3cr3t"), "\(text)")
             #expect(text.contains("session"))
         }
@@ -169,11 +179,19 @@ struct CookieJarTests {
         try jar.setCookie(Cookie(name: "token", value: "t", domain: "API.test", path: "/v1"))
         #expect(header(jar, "https://api.test/v1/users") == "token=t")
         #expect(header(jar, "https://api.test/v2") == "")
-        #expect(throws: CookieError.invalidName("a b")) { try jar.setCookie(Cookie(name: "a b", value: "1", domain: "a.test")) }
-        #expect(throws: CookieError.invalidName("")) { try jar.setCookie(Cookie(name: "", value: "1", domain: "a.test")) }
-        #expect(throws: CookieError.invalidValue(name: "a")) { try jar.setCookie(Cookie(name: "a", value: "1; b=2", domain: "a.test")) }
+        #expect(throws: CookieError.invalidName("a b")) {
+            try jar.setCookie(Cookie(name: "a b", value: "1", domain: "a.test"))
+        }
+        #expect(throws: CookieError.invalidName("")) {
+            try jar.setCookie(Cookie(name: "", value: "1", domain: "a.test"))
+        }
+        #expect(throws: CookieError.invalidValue(name: "a")) {
+            try jar.setCookie(Cookie(name: "a", value: "1; b=2", domain: "a.test"))
+        }
         #expect(throws: CookieError.invalidDomain("")) { try jar.setCookie(Cookie(name: "a", value: "1", domain: "")) }
-        #expect(throws: CookieError.invalidPath("x")) { try jar.setCookie(Cookie(name: "a", value: "1", domain: "a.test", path: "x")) }
+        #expect(throws: CookieError.invalidPath("x")) {
+            try jar.setCookie(Cookie(name: "a", value: "1", domain: "a.test", path: "x"))
+        }
         #expect(!"\(CookieError.invalidValue(name: "a"))".contains("b=2"))
         jar.removeAll()
         #expect(jar.allCookies.isEmpty)
@@ -201,7 +219,8 @@ struct CookieJarTests {
         let date = now.date
         for domain in 0..<61 {
             for index in 0..<50 {
-                store.receive("c\(index)=1", from: CookieTarget(host: "d\(domain).test", path: "/", isSecure: true), at: date)
+                store.receive(
+                    "c\(index)=1", from: CookieTarget(host: "d\(domain).test", path: "/", isSecure: true), at: date)
             }
         }
         #expect(store.all(at: date).count == CookieStore.maximumCount)
@@ -217,17 +236,21 @@ struct CookieJarTests {
         func next(setting cookie: String) -> StageNext {
             { request in
                 self.sent.withLock { $0.append(request.value(forHeader: "Cookie") ?? "-") }
-                var exchange = Exchange(request: request, response: TransportResponse(
-                    head: HTTPResponseHead(statusCode: 500, headerFields: try HTTPHeaderFields([(name: "Set-Cookie", value: cookie)])),
-                    body: ResponseBody(data: Data())
-                ))
+                var exchange = Exchange(
+                    request: request,
+                    response: TransportResponse(
+                        head: HTTPResponseHead(
+                            statusCode: 500, headerFields: try HTTPHeaderFields([(name: "Set-Cookie", value: cookie)])),
+                        body: ResponseBody(data: Data())
+                    ))
                 exchange.isFromCache = self.fromCache.withLock { $0 }
                 return exchange
             }
         }
     }
 
-    @Test("the engine's stage adds the jar's cookies after the request's own, and keeps responses' cookies unless cached")
+    @Test(
+        "the engine's stage adds the jar's cookies after the request's own, and keeps responses' cookies unless cached")
     func stage() async throws {
         let jar = jar
         receive(jar, "a=1", "own=jar", from: "https://a.test/")
@@ -236,7 +259,9 @@ struct CookieJarTests {
         let stage = CookieStage(jar: jar)
         let script = Script()
         let exchange = try await stage.run(TransportRequest(head: head), next: script.next(setting: "b=2"))
-        #expect(script.sent.withLock { $0 } == ["own=caller; a=1"], "the request's own cookie wins over the jar's of that name")
+        #expect(
+            script.sent.withLock { $0 } == ["own=caller; a=1"],
+            "the request's own cookie wins over the jar's of that name")
         #expect(exchange.request.cookiesFromJar)
         #expect(header(jar, "https://a.test/") == "a=1; own=jar; b=2", "a 500's cookies are kept too")
         jar.removeAll()

@@ -23,7 +23,9 @@ struct EndpointDecodingTests {
         var method: HTTPMethod { .put }
     }
 
-    func response(_ body: String?, fields: [(name: String, value: String)] = [("X-Total", "3")]) throws -> ReceivedResponse {
+    func response(_ body: String?, fields: [(name: String, value: String)] = [("X-Total", "3")]) throws
+        -> ReceivedResponse
+    {
         ReceivedResponse(
             head: HTTPResponseHead(statusCode: 200, reasonPhrase: "OK", headerFields: try HTTPHeaderFields(fields)),
             body: body.map { Data($0.utf8) }

@@ -12,10 +12,13 @@ struct JSONValueTests {
     @Test("every kind of JSON value decodes to its case")
     func kinds() throws {
         let value = try decode(#"{"n":null,"t":true,"f":false,"i":42,"d":-2.5,"s":"hi","a":[1,"x",[]],"o":{"k":{}}}"#)
-        #expect(value == .object([
-            "n": .null, "t": .bool(true), "f": .bool(false), "i": .number(42), "d": .number(-2.5), "s": .string("hi"),
-            "a": .array([.number(1), .string("x"), .array([])]), "o": .object(["k": .object([:])]),
-        ]))
+        #expect(
+            value
+                == .object([
+                    "n": .null, "t": .bool(true), "f": .bool(false), "i": .number(42), "d": .number(-2.5),
+                    "s": .string("hi"),
+                    "a": .array([.number(1), .string("x"), .array([])]), "o": .object(["k": .object([:])]),
+                ]))
         #expect(try decode("null") == .null)
         #expect(try decode("7") == .number(7))
         #expect(try decode(#""text""#) == .string("text"))
@@ -49,7 +52,9 @@ struct JSONValueTests {
 
     @Test("accessors answer for their own case only")
     func accessors() {
-        let value: JSONValue = ["name": "ann", "age": 41, "ratio": 0.5, "tags": ["a", "b"], "admin": false, "boss": nil]
+        let value: JSONValue = [
+            "name": "ann", "age": 41, "ratio": 0.5, "tags": ["a", "b"], "admin": false, "boss": nil,
+        ]
         #expect(value["name"]?.stringValue == "ann")
         #expect(value["age"]?.intValue == 41)
         #expect(value["ratio"]?.intValue == nil)

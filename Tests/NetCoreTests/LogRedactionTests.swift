@@ -6,7 +6,8 @@ import NetCore
 struct LogRedactionTests {
     @Test("a URL keeps scheme, host, port, path and query names; values, user and password are hidden")
     func url() throws {
-        let url = try #require(URL(string: "https://ann:pw@api.example.com:8443/v1/search?q=a%20b&access_token=s3cr3t&flag"))
+        let url = try #require(
+            URL(string: "https://ann:pw@api.example.com:8443/v1/search?q=a%20b&access_token=s3cr3t&flag"))
         let rendered = LogRedaction.url(url)
         #expect(rendered == "https://api.example.com:8443/v1/search?q=…&access_token=…&flag")
         #expect(!rendered.contains("s3cr3t"))
@@ -14,9 +15,12 @@ struct LogRedactionTests {
         #expect(LogRedaction.url(nil) == "-")
     }
 
-    @Test("every kind of query renders without trapping", arguments: [
-        "http://h/p?a=1", "http://h/p?", "http://h/p?=x", "http://h/p?a=%FF%FE", "http://h/p?%E2%80%A6=%E2%80%A6&&", "http://h/p?a=1#frag",
-    ])
+    @Test(
+        "every kind of query renders without trapping",
+        arguments: [
+            "http://h/p?a=1", "http://h/p?", "http://h/p?=x", "http://h/p?a=%FF%FE", "http://h/p?%E2%80%A6=%E2%80%A6&&",
+            "http://h/p?a=1#frag",
+        ])
     func queries(text: String) throws {
         let url = try #require(URL(string: text))
         #expect(LogRedaction.url(url).hasPrefix("http://h/p"))
@@ -27,29 +31,43 @@ struct LogRedactionTests {
         /// Another library's error whose own text carries the whole URL, as URLSession's does.
         struct LeakyError: TransportErrorConvertible, CustomStringConvertible {
             var description: String { "failed: https://api.example.com/x?token=s3cr3t" }
-            var transportError: TransportError { TransportError(.timedOut, host: "api.example.com", detail: "code -1001") }
+            var transportError: TransportError {
+                TransportError(.timedOut, host: "api.example.com", detail: "code -1001")
+            }
         }
         #expect(LogRedaction.describe(LeakyError()) == "LeakyError: Timed out: api.example.com (code -1001)")
-        #expect(LogRedaction.describe(TransportError(.cannotConnect, host: "h.test")) == "TransportError.cannotConnect: Could not connect: h.test")
+        #expect(
+            LogRedaction.describe(TransportError(.cannotConnect, host: "h.test"))
+                == "TransportError.cannotConnect: Could not connect: h.test")
         #expect(LogRedaction.describe(CancellationError()) == "cancelled")
-        #expect(LogRedaction.describe(NetworkError.invalidURL) == "NetworkError: \(NetworkError.invalidURL.description)")
-        let http = HTTPError(statusCode: 400, data: Data(#"{"error":"bad","refresh_token":"s3cr3t"}"#.utf8), headers: ["Set-Cookie": "id=s3cr3t"])
+        #expect(
+            LogRedaction.describe(NetworkError.invalidURL) == "NetworkError: \(NetworkError.invalidURL.description)")
+        let http = HTTPError(
+            statusCode: 400, data: Data(#"{"error":"bad","refresh_token":"s3cr3t"}"#.utf8),
+            headers: ["Set-Cookie": "id=s3cr3t"])
         #expect(!LogRedaction.describe(http).contains("s3cr3t"))
         #expect(LogRedaction.describe(http).hasPrefix("HTTP 400"))
     }
 
     @Test("secret-looking body fields are hidden, in JSON and in forms")
     func bodies() {
-        let json = Data(#"{"access_token": "abc.def", "expires_in": 3600, "password":12345, "user": {"name":"ann"}}"#.utf8)
+        let json = Data(
+            #"{"access_token": "abc.def", "expires_in": 3600, "password":12345, "user": {"name":"ann"}}"#.utf8)
         let rendered = LogRedaction.bodyPrefix(json)
-        #expect(rendered == #"{"access_token": "<redacted>", "expires_in": 3600, "password":<redacted>, "user": {"name":"ann"}}"#)
-        #expect(LogRedaction.bodyPrefix(Data("grant_type=password&client_secret=xyz&user=ann".utf8))
-            == "grant_type=password&client_secret=<redacted>&user=ann")
+        #expect(
+            rendered
+                == #"{"access_token": "<redacted>", "expires_in": 3600, "password":<redacted>, "user": {"name":"ann"}}"#
+        )
+        #expect(
+            LogRedaction.bodyPrefix(Data("grant_type=password&client_secret=xyz&user=ann".utf8))
+                == "grant_type=password&client_secret=<redacted>&user=ann")
         #expect(LogRedaction.bodyPrefix(Data([0, 1, 2, 0xFF])) == "<4 bytes of binary data>")
         #expect(LogRedaction.bodyPrefix(Data(String(repeating: "x", count: 300).utf8)).count == 201)
     }
 
-    @Test("header redaction hides every credential header", arguments: ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Session-Id"])
+    @Test(
+        "header redaction hides every credential header",
+        arguments: ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Session-Id"])
     func headers(name: String) {
         #expect(HeaderRedaction.redact(name: name, value: "v") == "<redacted>")
     }
@@ -65,10 +83,13 @@ struct LogRedactionTests {
         #expect("\(HTTPError(statusCode: 500, data: Data(), headers: [:]))" == "HTTP 500")
     }
 
-    @Test("NetworkError reads as a sentence through localizedDescription", arguments: [
-        NetworkError.invalidURL, .invalidMultipartEncoding, .emptyResponse, .unauthorized, .invalidResponse,
-        .conflictingBodyTypes, .invalidHeader(name: "X\r\nY"), .responseTooLarge(limitBytes: 10), .uploadStreamConsumed,
-    ])
+    @Test(
+        "NetworkError reads as a sentence through localizedDescription",
+        arguments: [
+            NetworkError.invalidURL, .invalidMultipartEncoding, .emptyResponse, .unauthorized, .invalidResponse,
+            .conflictingBodyTypes, .invalidHeader(name: "X\r\nY"), .responseTooLarge(limitBytes: 10),
+            .uploadStreamConsumed,
+        ])
     func networkError(error: NetworkError) {
         #expect(error.localizedDescription == error.description)
         #expect(!error.localizedDescription.contains("NetCore.NetworkError"))

@@ -4,7 +4,9 @@ import NetCore
 
 @Suite("Logging and redaction")
 struct LoggingTests {
-    @Test("secrets are redacted", arguments: ["Authorization", "cookie", "Set-Cookie", "X-API-Key", "X-Refresh-Token", "Proxy-Authorization"])
+    @Test(
+        "secrets are redacted",
+        arguments: ["Authorization", "cookie", "Set-Cookie", "X-API-Key", "X-Refresh-Token", "Proxy-Authorization"])
     func redacts(name: String) {
         #expect(HeaderRedaction.redact(name: name, value: "s3cr3t") == "<redacted>")
         #expect(!HeaderRedaction.describe([name: "s3cr3t", "Accept": "*/*"]).contains("s3cr3t"))

@@ -11,9 +11,12 @@ struct RequestBuilderTests {
         body?.inMemoryData.map { String(decoding: $0, as: UTF8.self) }
     }
 
-    @Test("CR/LF in a request header is rejected", arguments: [["X-A": "1\r\nX-B: 2"], ["X-A\r\n": "1"], ["X-A": "\n"]])
+    @Test(
+        "CR/LF in a request header is rejected", arguments: [["X-A": "1\r\nX-B: 2"], ["X-A\r\n": "1"], ["X-A": "\n"]])
     func headerInjection(headers: [String: String]) {
-        #expect(throws: NetworkError.self) { try builder.makeRequest(ConfigurableRequest(headers: headers), baseURL: base) }
+        #expect(throws: NetworkError.self) {
+            try builder.makeRequest(ConfigurableRequest(headers: headers), baseURL: base)
+        }
     }
 
     @Test("an encodable body is JSON with the body's content type")
@@ -28,14 +31,16 @@ struct RequestBuilderTests {
 
     @Test("a form body is encoded and typed")
     func formBody() throws {
-        let built = try builder.makeRequest(ConfigurableRequest(body: RequestBody(formURLEncoded: ["q": "a b", "n": "1+1"])), baseURL: base)
+        let built = try builder.makeRequest(
+            ConfigurableRequest(body: RequestBody(formURLEncoded: ["q": "a b", "n": "1+1"])), baseURL: base)
         #expect(built.value(forHeader: "Content-Type") == "application/x-www-form-urlencoded")
         #expect(bodyText(built.body) == "n=1%2B1&q=a%20b")
     }
 
     @Test("request headers override defaults; the user agent is added unless set")
     func headerPrecedence() throws {
-        let custom = try builder.makeRequest(ConfigurableRequest(headers: ["content-type": "text/csv", "user-agent": "Mine"]), baseURL: base)
+        let custom = try builder.makeRequest(
+            ConfigurableRequest(headers: ["content-type": "text/csv", "user-agent": "Mine"]), baseURL: base)
         #expect(custom.value(forHeader: "Content-Type") == "text/csv")
         #expect(custom.value(forHeader: "User-Agent") == "Mine")
         let plain = try builder.makeRequest(ConfigurableRequest(), baseURL: base)
@@ -45,8 +50,11 @@ struct RequestBuilderTests {
 
     @Test("a header named again in another case replaces the value, once")
     func headerCaseMerge() throws {
-        let built = try builder.makeRequest(ConfigurableRequest(headers: ["content-type": "text/csv", "ACCEPT": "text/plain"]), baseURL: base)
-        #expect(built.head.headerFields.count == 3, "Content-Type, Accept and User-Agent, each once: \(built.head.headerFields)")
+        let built = try builder.makeRequest(
+            ConfigurableRequest(headers: ["content-type": "text/csv", "ACCEPT": "text/plain"]), baseURL: base)
+        #expect(
+            built.head.headerFields.count == 3,
+            "Content-Type, Accept and User-Agent, each once: \(built.head.headerFields)")
         #expect(built.value(forHeader: "content-type") == "text/csv")
         #expect(built.value(forHeader: "accept") == "text/plain")
     }
@@ -66,7 +74,9 @@ struct RequestBuilderTests {
         let body = RequestBody(data: Data("abc".utf8), contentType: "text/plain")
         var wrongLength = ConfigurableRequest(body: body)
         wrongLength.headerFields = try HTTPHeaderFields([("Content-Length", "4")])
-        #expect(throws: NetworkError.invalidHeader(name: "Content-Length")) { try builder.makeRequest(wrongLength, baseURL: base) }
+        #expect(throws: NetworkError.invalidHeader(name: "Content-Length")) {
+            try builder.makeRequest(wrongLength, baseURL: base)
+        }
         var chunked = ConfigurableRequest(body: body)
         chunked.headerFields = try HTTPHeaderFields([("Transfer-Encoding", "chunked")])
         #expect(throws: NetworkError.self) { try builder.makeRequest(chunked, baseURL: base) }
@@ -74,10 +84,14 @@ struct RequestBuilderTests {
 
     @Test("a stream body cannot be replayed; data bodies can")
     func replayability() throws {
-        let stream = try builder.makeRequest(ConfigurableRequest(body: RequestBody(stream: InputStream(data: Data("abc".utf8)), length: 3, contentType: "text/plain")), baseURL: base)
+        let stream = try builder.makeRequest(
+            ConfigurableRequest(
+                body: RequestBody(stream: InputStream(data: Data("abc".utf8)), length: 3, contentType: "text/plain")),
+            baseURL: base)
         #expect(!stream.isReplayable)
         #expect(stream.bodyLength == 3)
-        let data = try builder.makeRequest(ConfigurableRequest(body: RequestBody(data: Data("abc".utf8), contentType: "text/plain")), baseURL: base)
+        let data = try builder.makeRequest(
+            ConfigurableRequest(body: RequestBody(data: Data("abc".utf8), contentType: "text/plain")), baseURL: base)
         #expect(data.isReplayable)
     }
 

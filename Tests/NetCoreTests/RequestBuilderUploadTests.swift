@@ -23,7 +23,6 @@ struct RequestBuilderUploadTests {
         }
     }
 
-
     @Test("a file body: a replayable source of the file's size, its type from the extension unless given")
     func fileBody() throws {
         let scratch = try Scratch()
@@ -52,13 +51,15 @@ struct RequestBuilderUploadTests {
     @Test("a stream body with a length is a source of that length; without one, of unknown length; neither replayable")
     func streamBodies() throws {
         let known = try builder.makeRequest(
-            ConfigurableRequest(body: RequestBody(stream: InputStream(data: Data("abc".utf8)), length: 3, contentType: "text/plain")),
+            ConfigurableRequest(
+                body: RequestBody(stream: InputStream(data: Data("abc".utf8)), length: 3, contentType: "text/plain")),
             baseURL: base
         )
         #expect(known.bodyLength == 3)
         #expect(!known.isReplayable)
         let unknown = try builder.makeRequest(
-            ConfigurableRequest(body: RequestBody(stream: InputStream(data: Data("abc".utf8)), contentType: "text/plain")),
+            ConfigurableRequest(
+                body: RequestBody(stream: InputStream(data: Data("abc".utf8)), contentType: "text/plain")),
             baseURL: base
         )
         #expect(unknown.bodyLength == nil)
@@ -71,24 +72,33 @@ struct RequestBuilderUploadTests {
         let request = ConfigurableRequest(body: body)
         let first = try builder.makeRequest(request, baseURL: base)
         let source = try #require(first.body)
-        _ = try source.makeReader()   // what a transport does when it sends the body
+        _ = try source.makeReader()  // what a transport does when it sends the body
         #expect(first.body?.isConsumed == true)
         #expect(throws: NetworkError.uploadStreamConsumed) { try builder.makeRequest(request, baseURL: base) }
     }
 
-    @Test("a request's own Content-Length is accepted when it is the body's size", arguments: ["content-length", "Content-Length"])
+    @Test(
+        "a request's own Content-Length is accepted when it is the body's size",
+        arguments: ["content-length", "Content-Length"])
     func matchingContentLength(name: String) throws {
-        let request = ConfigurableRequest(headers: [name: "3"], body: RequestBody(data: Data("abc".utf8), contentType: "text/plain"))
+        let request = ConfigurableRequest(
+            headers: [name: "3"], body: RequestBody(data: Data("abc".utf8), contentType: "text/plain"))
         let built = try builder.makeRequest(request, baseURL: base)
         #expect(built.value(forHeader: "Content-Length") == "3")
-        let empty = try builder.makeRequest(ConfigurableRequest(method: .get, headers: ["Content-Length": "0"]), baseURL: base)
+        let empty = try builder.makeRequest(
+            ConfigurableRequest(method: .get, headers: ["Content-Length": "0"]), baseURL: base)
         #expect(empty.value(forHeader: "Content-Length") == "0")
     }
 
-    @Test("a Content-Length that is not the body's size is refused", arguments: ["4", "2", "+3", " 3", "3 ", "", "x", "99999999999999999999"])
+    @Test(
+        "a Content-Length that is not the body's size is refused",
+        arguments: ["4", "2", "+3", " 3", "3 ", "", "x", "99999999999999999999"])
     func wrongContentLength(value: String) {
-        let request = ConfigurableRequest(headers: ["Content-Length": value], body: RequestBody(data: Data("abc".utf8), contentType: "text/plain"))
-        #expect(throws: NetworkError.invalidHeader(name: "Content-Length")) { try builder.makeRequest(request, baseURL: base) }
+        let request = ConfigurableRequest(
+            headers: ["Content-Length": value], body: RequestBody(data: Data("abc".utf8), contentType: "text/plain"))
+        #expect(throws: NetworkError.invalidHeader(name: "Content-Length")) {
+            try builder.makeRequest(request, baseURL: base)
+        }
     }
 
     @Test("a Content-Length on a body of unknown size, or on no body, is refused")
@@ -97,9 +107,13 @@ struct RequestBuilderUploadTests {
             headers: ["Content-Length": "3"],
             body: RequestBody(stream: InputStream(data: Data("abc".utf8)), contentType: "text/plain")
         )
-        #expect(throws: NetworkError.invalidHeader(name: "Content-Length")) { try builder.makeRequest(stream, baseURL: base) }
+        #expect(throws: NetworkError.invalidHeader(name: "Content-Length")) {
+            try builder.makeRequest(stream, baseURL: base)
+        }
         let none = ConfigurableRequest(method: .get, headers: ["Content-Length": "3"])
-        #expect(throws: NetworkError.invalidHeader(name: "Content-Length")) { try builder.makeRequest(none, baseURL: base) }
+        #expect(throws: NetworkError.invalidHeader(name: "Content-Length")) {
+            try builder.makeRequest(none, baseURL: base)
+        }
     }
 
     @Test("a request may not name its own Transfer-Encoding", arguments: ["chunked", "gzip", " "])
@@ -108,6 +122,8 @@ struct RequestBuilderUploadTests {
             headers: ["transfer-encoding": value],
             body: RequestBody(stream: InputStream(data: Data("abc".utf8)), contentType: "text/plain")
         )
-        #expect(throws: NetworkError.invalidHeader(name: "transfer-encoding")) { try builder.makeRequest(request, baseURL: base) }
+        #expect(throws: NetworkError.invalidHeader(name: "transfer-encoding")) {
+            try builder.makeRequest(request, baseURL: base)
+        }
     }
 }

@@ -6,14 +6,16 @@ import Testing
 struct RequestURLBuilderTests {
     let base = URL(string: "https://api.example.com/v1")!
 
-    @Test("joins base path and request path with exactly one slash", arguments: [
-        ("https://api.example.com/v1", "/users", "https://api.example.com/v1/users"),
-        ("https://api.example.com/v1/", "/users", "https://api.example.com/v1/users"),
-        ("https://api.example.com/v1/", "users", "https://api.example.com/v1/users"),
-        ("https://api.example.com", "users/7/", "https://api.example.com/users/7/"),
-        ("https://api.example.com/v1", "", "https://api.example.com/v1"),
-        ("http://127.0.0.1:8080", "/a/b", "http://127.0.0.1:8080/a/b"),
-    ])
+    @Test(
+        "joins base path and request path with exactly one slash",
+        arguments: [
+            ("https://api.example.com/v1", "/users", "https://api.example.com/v1/users"),
+            ("https://api.example.com/v1/", "/users", "https://api.example.com/v1/users"),
+            ("https://api.example.com/v1/", "users", "https://api.example.com/v1/users"),
+            ("https://api.example.com", "users/7/", "https://api.example.com/users/7/"),
+            ("https://api.example.com/v1", "", "https://api.example.com/v1"),
+            ("http://127.0.0.1:8080", "/a/b", "http://127.0.0.1:8080/a/b"),
+        ])
     func joinsPaths(base: String, path: String, expected: String) throws {
         let url = try RequestURLBuilder.url(base: URL(string: base)!, path: path, query: nil)
         #expect(url.absoluteString == expected)
@@ -36,41 +38,53 @@ struct RequestURLBuilderTests {
         return components.url
     }
 
-    @Test("the road without URLComponents gives the URL the components road gives", arguments: [
-        "https://api.example.com", "https://api.example.com/", "https://api.example.com/v1", "https://api.example.com/v1/",
-        "http://127.0.0.1:8080/a%20b/", "https://user:pw@example.com:8443/base", "https://api.example.com/v1?key=1",
-        "https://api.example.com/v1#top", "https://xn--bcher-kva.example/",
-    ])
+    @Test(
+        "the road without URLComponents gives the URL the components road gives",
+        arguments: [
+            "https://api.example.com", "https://api.example.com/", "https://api.example.com/v1",
+            "https://api.example.com/v1/",
+            "http://127.0.0.1:8080/a%20b/", "https://user:pw@example.com:8443/base", "https://api.example.com/v1?key=1",
+            "https://api.example.com/v1#top", "https://xn--bcher-kva.example/",
+        ])
     func roadsAgree(base: String) throws {
         for path in ["", "/", "/users", "users/7/", "/a b/ü/%41", "/files/report..pdf", "/x;y=1/z"] {
             let fast = try RequestURLBuilder.url(base: URL(string: base)!, path: path, query: nil)
-            #expect(fast.absoluteString == throughComponents(base: URL(string: base)!, path: path)?.absoluteString, "\(base) + \(path)")
+            #expect(
+                fast.absoluteString == throughComponents(base: URL(string: base)!, path: path)?.absoluteString,
+                "\(base) + \(path)")
         }
     }
 
-    @Test("rejects a .. segment, also percent-encoded and double-encoded", arguments: [
-        "../secret", "/a/../b", "/a/..", "..", "/%2e%2e/x", "/%2E%2E/x", "/.%2e/x", "/%2e./x",
-        "/%252e%252e/x", "/%25252e%25252e/x", "/a/..%2fb", "/a/%2e%2e%2fb", "/a/..%5cb",
-    ])
+    @Test(
+        "rejects a .. segment, also percent-encoded and double-encoded",
+        arguments: [
+            "../secret", "/a/../b", "/a/..", "..", "/%2e%2e/x", "/%2E%2E/x", "/.%2e/x", "/%2e./x",
+            "/%252e%252e/x", "/%25252e%25252e/x", "/a/..%2fb", "/a/%2e%2e%2fb", "/a/..%5cb",
+        ])
     func rejectsTraversal(path: String) {
         let found = rule(of: path)
         #expect(found == .dotSegment || found == .encodedDotSegment, "\(path)")
     }
 
-    @Test("accepts names that merely contain dots", arguments: [
-        "/files/report..pdf", "/a/.../b", "/a/..b", "/a/b..", "/.well-known/x", "/v1.2/items", "/%2e",
-    ])
+    @Test(
+        "accepts names that merely contain dots",
+        arguments: [
+            "/files/report..pdf", "/a/.../b", "/a/..b", "/a/b..", "/.well-known/x", "/v1.2/items", "/%2e",
+        ])
     func acceptsDottedNames(path: String) throws {
         let url = try RequestURLBuilder.url(base: base, path: path, query: nil)
         #expect(url.path.hasPrefix("/v1/"))
     }
 
-    @Test("rejects schemes, queries, fragments, backslashes and control characters, naming the rule", arguments: [
-        ("https://evil.example/steal", NetworkError.PathRule.scheme), ("//evil.example", .scheme), ("/a?b=1", .query),
-        ("/a#frag", .fragment), ("/a\\b", .backslash), ("/a\r\nb", .controlCharacter), ("/a\nb", .controlCharacter),
-        ("/a\u{0}b", .controlCharacter), ("/a\tb", .controlCharacter), ("/a/%0a/b", .encodedControlCharacter),
-        ("/a/%252525252e%252525252e/b", .nestedEncoding), ("/a/%2525252e%2525252e/b", .encodedDotSegment),
-    ])
+    @Test(
+        "rejects schemes, queries, fragments, backslashes and control characters, naming the rule",
+        arguments: [
+            ("https://evil.example/steal", NetworkError.PathRule.scheme), ("//evil.example", .scheme),
+            ("/a?b=1", .query),
+            ("/a#frag", .fragment), ("/a\\b", .backslash), ("/a\r\nb", .controlCharacter), ("/a\nb", .controlCharacter),
+            ("/a\u{0}b", .controlCharacter), ("/a\tb", .controlCharacter), ("/a/%0a/b", .encodedControlCharacter),
+            ("/a/%252525252e%252525252e/b", .nestedEncoding), ("/a/%2525252e%2525252e/b", .encodedDotSegment),
+        ])
     func rejectsMalformedPaths(path: String, expected: NetworkError.PathRule) {
         if path == "//evil.example" {
             // Joined below the base path, so it cannot change the host.
@@ -108,11 +122,16 @@ struct RequestURLBuilderTests {
     @Test("query parameters are sorted, encoded (+ & = space) and merged after the base query")
     func mergesQuery() throws {
         let base = URL(string: "https://api.example.com/v1?key=abc&lang=en")!
-        let url = try RequestURLBuilder.url(base: base, path: "/search", query: [
-            "q": "a+b & c=d", "b": "ü", "a": "",
-        ])
-        #expect(url.absoluteString == "https://api.example.com/v1/search?key=abc&lang=en&a=&b=%C3%BC&q=a%2Bb%20%26%20c%3Dd")
-        #expect(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "q" }?.value == "a+b & c=d")
+        let url = try RequestURLBuilder.url(
+            base: base, path: "/search",
+            query: [
+                "q": "a+b & c=d", "b": "ü", "a": "",
+            ])
+        #expect(
+            url.absoluteString == "https://api.example.com/v1/search?key=abc&lang=en&a=&b=%C3%BC&q=a%2Bb%20%26%20c%3Dd")
+        #expect(
+            URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "q" }?.value
+                == "a+b & c=d")
     }
 
     @Test("no trailing question mark without parameters", arguments: [nil, [:]] as [[String: String]?])

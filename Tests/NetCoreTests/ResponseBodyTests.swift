@@ -13,20 +13,22 @@ struct ResponseBodyTests {
 
     @Test("a body longer than the limit fails as it arrives")
     func limit() async throws {
-        let body = ResponseBody(AsyncThrowingStream { continuation in
-            for _ in 0..<4 { continuation.yield(Data(count: 100)) }
-            continuation.finish()
-        })
+        let body = ResponseBody(
+            AsyncThrowingStream { continuation in
+                for _ in 0..<4 { continuation.yield(Data(count: 100)) }
+                continuation.finish()
+            })
         await #expect(throws: NetworkError.responseTooLarge(limitBytes: 250)) { try await body.collect(upTo: 250) }
     }
 
     @Test("collectPrefix keeps exactly the limit and says the body was cut")
     func prefix() async throws {
         func body() -> ResponseBody {
-            ResponseBody(AsyncThrowingStream { continuation in
-                for byte in UInt8(0)..<3 { continuation.yield(Data(repeating: byte, count: 4)) }
-                continuation.finish()
-            })
+            ResponseBody(
+                AsyncThrowingStream { continuation in
+                    for byte in UInt8(0)..<3 { continuation.yield(Data(repeating: byte, count: 4)) }
+                    continuation.finish()
+                })
         }
         let cut = try await body().collectPrefix(upTo: 6)
         #expect(cut.data == Data([0, 0, 0, 0, 1, 1]))
@@ -57,7 +59,9 @@ struct ResponseBodyTests {
         continuation.finish()
     }
 
-    @Test("a consumer cancelled mid-body abandons the transfer once it lets go of the iterator", arguments: ["sequence", "buffered"])
+    @Test(
+        "a consumer cancelled mid-body abandons the transfer once it lets go of the iterator",
+        arguments: ["sequence", "buffered"])
     func cancelledConsumerAbandons(kind: String) async throws {
         let (abandoned, abandon) = AsyncStream.makeStream(of: Void.self)
         let (delivered, signal) = AsyncStream.makeStream(of: Void.self)

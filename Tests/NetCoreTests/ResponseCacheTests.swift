@@ -17,8 +17,9 @@ struct ResponseCacheTests {
     }
 
     static func request(_ path: String = "/items", _ pairs: [(String, String)] = []) throws -> HTTPRequestHead {
-        try HTTPRequestHead(method: .get, url: URL(string: "https://api.test" + path)!,
-                            headerFields: HTTPHeaderFields(pairs.map { (name: $0.0, value: $0.1) }))
+        try HTTPRequestHead(
+            method: .get, url: URL(string: "https://api.test" + path)!,
+            headerFields: HTTPHeaderFields(pairs.map { (name: $0.0, value: $0.1) }))
     }
 
     static func entry(
@@ -27,19 +28,23 @@ struct ResponseCacheTests {
         for request: HTTPRequestHead,
         at time: Date = t0
     ) throws -> CachedResponse {
-        let head = HTTPResponseHead(statusCode: 200, headerFields: try HTTPHeaderFields(pairs.map { (name: $0.0, value: $0.1) }))
-        return try #require(CachedResponse(head: head, body: Data(body.utf8), request: request, requestTime: time, responseTime: time))
+        let head = HTTPResponseHead(
+            statusCode: 200, headerFields: try HTTPHeaderFields(pairs.map { (name: $0.0, value: $0.1) }))
+        return try #require(
+            CachedResponse(head: head, body: Data(body.utf8), request: request, requestTime: time, responseTime: time))
     }
 
     @Test("the bound holds: the least recently used go first, and a lookup counts as a use")
     func leastRecentlyUsedFirst() throws {
-        let a = try Self.request("/a"), b = try Self.request("/b"), c = try Self.request("/c")
+        let a = try Self.request("/a")
+        let b = try Self.request("/b")
+        let c = try Self.request("/c")
         let size = try Self.entry(String(repeating: "x", count: 100), for: a).byteCount
         let cache = ResponseCache(maximumBytes: size * 2, now: { Self.t0 })
         cache.store(try Self.entry(String(repeating: "x", count: 100), for: a), for: a)
         cache.store(try Self.entry(String(repeating: "x", count: 100), for: b), for: b)
         #expect(cache.count == 2 && cache.currentBytes == size * 2)
-        #expect(cache.response(for: a) != nil)   // a is now the most recently used
+        #expect(cache.response(for: a) != nil)  // a is now the most recently used
         cache.store(try Self.entry(String(repeating: "x", count: 100), for: c), for: c)
         #expect(cache.count == 2)
         #expect(cache.response(for: b) == nil, "b was the least recently used")
@@ -86,20 +91,27 @@ struct ResponseCacheTests {
         cache.store(try Self.entry("en", pairs, for: english), for: english)
         cache.store(try Self.entry("fr", pairs, for: french), for: french)
         #expect(cache.count == 2)
-        #expect(cache.response(for: try Self.request("/items", [("Accept-Language", "en"), ("Accept", "a, b")]))?.body == Data("en".utf8),
-                "spaces after commas do not count")
+        #expect(
+            cache.response(for: try Self.request("/items", [("Accept-Language", "en"), ("Accept", "a, b")]))?.body
+                == Data("en".utf8),
+            "spaces after commas do not count")
         #expect(cache.response(for: french)?.body == Data("fr".utf8))
         #expect(cache.response(for: try Self.request("/items", [("Accept-Language", "de")])) == nil)
-        #expect(cache.response(for: try Self.request("/items", [("Accept-Language", "fr"), ("Accept", "a")])) == nil,
-                "a field the stored request lacked must be absent too")
+        #expect(
+            cache.response(for: try Self.request("/items", [("Accept-Language", "fr"), ("Accept", "a")])) == nil,
+            "a field the stored request lacked must be absent too")
         #expect(cache.response(for: try Self.request("/items")) == nil)
     }
 
     @Test("Vary: * is never stored")
     func varyStar() throws {
         let request = try Self.request()
-        let head = HTTPResponseHead(statusCode: 200, headerFields: try HTTPHeaderFields([(name: "Vary", value: "*"), (name: "ETag", value: "\"a\"")]))
-        #expect(CachedResponse(head: head, body: Data(), request: request, requestTime: Self.t0, responseTime: Self.t0) == nil)
+        let head = HTTPResponseHead(
+            statusCode: 200,
+            headerFields: try HTTPHeaderFields([(name: "Vary", value: "*"), (name: "ETag", value: "\"a\"")]))
+        #expect(
+            CachedResponse(head: head, body: Data(), request: request, requestTime: Self.t0, responseTime: Self.t0)
+                == nil)
     }
 
     @Test("a response is never shared between different Authorization values, nor with a request without one")
@@ -137,22 +149,32 @@ struct ResponseCacheTests {
     @Test("stored heads keep no Set-Cookie or hop-by-hop fields")
     func storedFields() throws {
         let request = try Self.request()
-        let entry = try Self.entry("b", [("ETag", #""v1""#), ("Set-Cookie", "a=1"), ("Connection", "keep-alive, X-Hop"),
-                                         ("X-Hop", "1"), ("Keep-Alive", "timeout=5"), ("X-Kept", "yes")], for: request)
+        let entry = try Self.entry(
+            "b",
+            [
+                ("ETag", #""v1""#), ("Set-Cookie", "a=1"), ("Connection", "keep-alive, X-Hop"),
+                ("X-Hop", "1"), ("Keep-Alive", "timeout=5"), ("X-Kept", "yes"),
+            ], for: request)
         #expect(entry.head.headerFields.map(\.name) == ["ETag", "X-Kept"])
     }
 
     @Test("a 304 updates the stored head: its fields replace the stored ones, Content-Length stays, freshness restarts")
     func notModifiedMerge() throws {
         let request = try Self.request()
-        let entry = try Self.entry("stored body", [
-            ("ETag", #""v1""#), ("Cache-Control", "max-age=10"), ("Content-Length", "11"), ("Content-Type", "text/plain"),
-            ("Age", "5"), ("Date", "Tue, 14 Nov 2023 22:13:20 GMT"), ("X-Old", "1"),
-        ], for: request)
-        let notModified = HTTPResponseHead(statusCode: 304, headerFields: try HTTPHeaderFields([
-            (name: "ETag", value: #""v1""#), (name: "Cache-Control", value: "max-age=60"), (name: "Content-Length", value: "0"),
-            (name: "X-New", value: "2"), (name: "Set-Cookie", value: "s=1"), (name: "Set-Cookie", value: "t=2"),
-        ]))
+        let entry = try Self.entry(
+            "stored body",
+            [
+                ("ETag", #""v1""#), ("Cache-Control", "max-age=10"), ("Content-Length", "11"),
+                ("Content-Type", "text/plain"),
+                ("Age", "5"), ("Date", "Tue, 14 Nov 2023 22:13:20 GMT"), ("X-Old", "1"),
+            ], for: request)
+        let notModified = HTTPResponseHead(
+            statusCode: 304,
+            headerFields: try HTTPHeaderFields([
+                (name: "ETag", value: #""v1""#), (name: "Cache-Control", value: "max-age=60"),
+                (name: "Content-Length", value: "0"),
+                (name: "X-New", value: "2"), (name: "Set-Cookie", value: "s=1"), (name: "Set-Cookie", value: "t=2"),
+            ]))
         let later = Self.t0.addingTimeInterval(100)
         let (updated, delivered) = entry.updated(with: notModified, requestTime: later, responseTime: later)
         let fields = updated.head.headerFields
@@ -165,7 +187,8 @@ struct ResponseCacheTests {
         #expect(!fields.contains("Age") && !fields.contains("Date"), "both described the first response")
         #expect(!fields.contains("Set-Cookie"))
         #expect(delivered.statusCode == 200)
-        #expect(delivered.headerFields.values(for: "Set-Cookie") == ["s=1", "t=2"], "the caller sees the 304's cookies")
+        #expect(
+            delivered.headerFields.values(for: "Set-Cookie") == ["s=1", "t=2"], "the caller sees the 304's cookies")
         #expect(delivered.headerFields.value(for: "Cache-Control") == "max-age=60")
         #expect(updated.freshness.isFresh(at: later.addingTimeInterval(59)))
         #expect(!entry.freshness.isFresh(at: later))

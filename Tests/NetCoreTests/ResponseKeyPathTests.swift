@@ -13,8 +13,12 @@ struct ResponseKeyPathTests {
         var method: HTTPMethod { .get }
     }
 
-    func decode<Value: Decodable>(_ type: Value.Type, _ body: String, at path: [String]?, decoder: JSONDecoder? = nil) throws -> Value {
-        let response = ReceivedResponse(head: HTTPResponseHead(statusCode: 200, reasonPhrase: "OK", headerFields: HTTPHeaderFields()), body: Data(body.utf8))
+    func decode<Value: Decodable>(_ type: Value.Type, _ body: String, at path: [String]?, decoder: JSONDecoder? = nil)
+        throws -> Value
+    {
+        let response = ReceivedResponse(
+            head: HTTPResponseHead(statusCode: 200, reasonPhrase: "OK", headerFields: HTTPHeaderFields()),
+            body: Data(body.utf8))
         return try AtPath<Value>(responseKeyPath: path).decode(response, decoder: decoder)
     }
 
@@ -22,7 +26,10 @@ struct ResponseKeyPathTests {
 
     @Test("the value at the path decodes as Response")
     func nested() throws {
-        #expect(try decode([Item].self, envelope, at: ["data", "users"]) == [Item(id: 1, name: "ann"), Item(id: 2, name: "bob")])
+        #expect(
+            try decode([Item].self, envelope, at: ["data", "users"]) == [
+                Item(id: 1, name: "ann"), Item(id: 2, name: "bob"),
+            ])
         #expect(try decode(Int.self, envelope, at: ["data", "total"]) == 2)
         #expect(try decode(String.self, envelope, at: ["status"]) == "ok")
     }
@@ -62,8 +69,9 @@ struct ResponseKeyPathTests {
         #expect(throws: ResponseDecodingError.notAnObject(key: nil, path: ["data"])) {
             try decode([Item].self, "[1]", at: ["data"])
         }
-        #expect(ResponseDecodingError.notAnObject(key: "data", path: ["data", "users"]).description
-            == #"The value at key "data" of response key path data/users is not a JSON object"#)
+        #expect(
+            ResponseDecodingError.notAnObject(key: "data", path: ["data", "users"]).description
+                == #"The value at key "data" of response key path data/users is not a JSON object"#)
     }
 
     @Test("a null at the end of the path decodes as an optional's nil")
@@ -73,7 +81,9 @@ struct ResponseKeyPathTests {
 
     @Test("the value's own decoding errors come through as DecodingError")
     func valueErrors() throws {
-        #expect(throws: DecodingError.self) { try decode([Item].self, #"{"data":{"users":[{"id":"x"}]}}"#, at: ["data", "users"]) }
+        #expect(throws: DecodingError.self) {
+            try decode([Item].self, #"{"data":{"users":[{"id":"x"}]}}"#, at: ["data", "users"])
+        }
     }
 
     @Test("values outside the path are never decoded: no JSONValue round trip of the whole body")
@@ -90,8 +100,14 @@ struct ResponseKeyPathTests {
         let snake = JSONDecoder()
         snake.keyDecodingStrategy = .convertFromSnakeCase
         let body = #"{"response_data":{"user_list":[{"first_name":"ann"}]}}"#
-        #expect(try decode([Person].self, body, at: ["response_data", "user_list"], decoder: snake) == [Person(firstName: "ann")])
-        #expect(try decode([Person].self, body, at: ["responseData", "userList"], decoder: snake) == [Person(firstName: "ann")])
+        #expect(
+            try decode([Person].self, body, at: ["response_data", "user_list"], decoder: snake) == [
+                Person(firstName: "ann")
+            ])
+        #expect(
+            try decode([Person].self, body, at: ["responseData", "userList"], decoder: snake) == [
+                Person(firstName: "ann")
+            ])
         let upper = JSONDecoder()
         upper.keyDecodingStrategy = .custom { path in UpperKey(path.last!.stringValue.uppercased()) }
         #expect(try decode(Int.self, #"{"data":{"count":3}}"#, at: ["data", "count"], decoder: upper) == 3)

@@ -31,7 +31,9 @@ struct ResponseKindTests {
 
     func response(_ body: Data?, contentType: String? = nil) throws -> ReceivedResponse {
         let fields = contentType.map { [(name: "Content-Type", value: $0)] } ?? []
-        return ReceivedResponse(head: HTTPResponseHead(statusCode: 200, reasonPhrase: "OK", headerFields: try HTTPHeaderFields(fields)), body: body)
+        return ReceivedResponse(
+            head: HTTPResponseHead(statusCode: 200, reasonPhrase: "OK", headerFields: try HTTPHeaderFields(fields)),
+            body: body)
     }
 
     func text(_ bytes: [UInt8], _ contentType: String?) throws -> String {
@@ -81,14 +83,18 @@ struct ResponseKindTests {
     @Test("bytes that are not text in the charset are a typed error naming the charset")
     func undecodable() throws {
         #expect(throws: ResponseDecodingError.undecodableText(charset: "utf-8")) { try text([0x66, 0xC3, 0x28], nil) }
-        #expect(throws: ResponseDecodingError.undecodableText(charset: "UTF-8")) { try text([0xFF], "text/plain; charset=UTF-8") }
+        #expect(throws: ResponseDecodingError.undecodableText(charset: "UTF-8")) {
+            try text([0xFF], "text/plain; charset=UTF-8")
+        }
         let error = ResponseDecodingError.undecodableText(charset: "utf-8")
         #expect(error.description == "The response body is not valid utf-8 text")
     }
 
     @Test("a charset NetKit cannot decode is a typed error, not a guess")
     func unsupported() throws {
-        #expect(throws: ResponseDecodingError.unsupportedCharset("x-klingon")) { try text([0x41], "text/plain; charset=x-klingon") }
+        #expect(throws: ResponseDecodingError.unsupportedCharset("x-klingon")) {
+            try text([0x41], "text/plain; charset=x-klingon")
+        }
     }
 
     @Test("the charset parameter is found among others, and only by its name")
@@ -108,7 +114,9 @@ struct ResponseKindTests {
 
     @Test("other types are JSON as before: a body that is not JSON is a DecodingError")
     func typed() throws {
-        #expect(try Typed().decode(try response(Data(#"{"id":1,"name":"a"}"#.utf8)), decoder: nil) == Item(id: 1, name: "a"))
+        #expect(
+            try Typed().decode(try response(Data(#"{"id":1,"name":"a"}"#.utf8)), decoder: nil) == Item(id: 1, name: "a")
+        )
         #expect(throws: DecodingError.self) { try Typed().decode(try response(Data("<html>".utf8)), decoder: nil) }
     }
 }

@@ -18,14 +18,18 @@ struct RetryPolicyTests {
             TransportError(.timedOut), TransportError(.connectionLost), TransportError(.cannotConnect),
             TransportError(.connectionReset), TransportError(.cannotFindHost), TransportError(.notConnected),
             TransportError(.badResponse), Convertible(kind: .timedOut),
-            HTTPError(statusCode: 503, data: Data(), headers: [:]), HTTPError(statusCode: 429, data: Data(), headers: [:]),
-            HTTPError(statusCode: 408, data: Data(), headers: [:]), HTTPError(statusCode: 502, data: Data(), headers: [:]),
+            HTTPError(statusCode: 503, data: Data(), headers: [:]),
+            HTTPError(statusCode: 429, data: Data(), headers: [:]),
+            HTTPError(statusCode: 408, data: Data(), headers: [:]),
+            HTTPError(statusCode: 502, data: Data(), headers: [:]),
         ]
         let refused: [any Error] = [
             NetworkError.unauthorized, NetworkError.invalidURL, TransportError(.tlsFailure), TransportError(.cancelled),
-            TransportError(.tooManyRedirects), TransportError(.unsupportedURL), TransportError(.other), Convertible(kind: .tlsFailure),
+            TransportError(.tooManyRedirects), TransportError(.unsupportedURL), TransportError(.other),
+            Convertible(kind: .tlsFailure),
             CancellationError(), Business(), Unknown(), HTTPError(statusCode: 404, data: Data(), headers: [:]),
-            HTTPError(statusCode: 400, data: Data(), headers: [:]), HTTPError(statusCode: 501, data: Data(), headers: [:]),
+            HTTPError(statusCode: 400, data: Data(), headers: [:]),
+            HTTPError(statusCode: 501, data: Data(), headers: [:]),
             DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "")),
         ]
         for error in retried { #expect(RetryPolicy.isTransient(error), "\(error)") }
@@ -79,14 +83,18 @@ struct RetryPolicyTests {
             }
         }
         // A cap below the delay keeps every wait at the delay.
-        #expect(RetryPolicy(maxRetryCount: 2, delay: 0.5, maxDelay: 0.1).delay(beforeRetry: 2, after: error, randomUnit: 0.9) == 0.5)
+        #expect(
+            RetryPolicy(maxRetryCount: 2, delay: 0.5, maxDelay: 0.1).delay(
+                beforeRetry: 2, after: error, randomUnit: 0.9) == 0.5)
     }
 
     @Test("Retry-After in seconds or as an HTTP date replaces the backoff; too long ends the retries")
     func retryAfter() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let policy = RetryPolicy(maxRetryCount: 3, delay: 0.1, maxRetryAfter: 60, jitter: .none)
-        func error(_ value: String) -> HTTPError { HTTPError(statusCode: 503, data: Data(), headers: ["retry-after": value]) }
+        func error(_ value: String) -> HTTPError {
+            HTTPError(statusCode: 503, data: Data(), headers: ["retry-after": value])
+        }
         #expect(policy.delay(beforeRetry: 1, after: error("7"), now: now) == 7)
         #expect(policy.delay(beforeRetry: 1, after: error("Tue, 14 Nov 2023 22:13:40 GMT"), now: now) == 20)
         #expect(policy.delay(beforeRetry: 1, after: error("Tue, 14 Nov 2023 22:00:00 GMT"), now: now) == 0)
@@ -101,11 +109,15 @@ struct RetryPolicyTests {
         func head(_ status: Int, _ headers: [(name: String, value: String)] = []) -> HTTPResponseHead {
             HTTPResponseHead(statusCode: status, headerFields: try! HTTPHeaderFields(headers))
         }
-        let unavailable = head(503), unavailableLater = head(503, [("Retry-After", "2")]), missing = head(404)
+        let unavailable = head(503)
+        let unavailableLater = head(503, [("Retry-After", "2")])
+        let missing = head(404)
         #expect(policy.delay(beforeRetry: 1, after: Decoded(), response: unavailable) == 0)
         #expect(policy.delay(beforeRetry: 1, after: Decoded(), response: unavailableLater) == 2)
         #expect(policy.delay(beforeRetry: 1, after: Decoded(), response: missing) == nil)
-        #expect(policy.delay(beforeRetry: 1, after: Business(), response: unavailable) == nil, "NonRetriableError is never retried")
+        #expect(
+            policy.delay(beforeRetry: 1, after: Business(), response: unavailable) == nil,
+            "NonRetriableError is never retried")
         // A predicate of your own sees your error.
         let own = RetryPolicy(maxRetryCount: 1, delay: 0) { $0 is Decoded }
         #expect(own.delay(beforeRetry: 1, after: Decoded(), response: missing) == 0)
@@ -114,10 +126,14 @@ struct RetryPolicyTests {
     @Test("idempotent methods may be repeated; POST, PATCH and CONNECT only when opted in or keyed")
     func repeatableMethods() {
         for method in [HTTPMethod.get, .head, .put, .delete, .options, .trace] {
-            #expect(RetryPolicy.allowsRepeating(method: method, declaredIdempotent: false, hasIdempotencyKey: false), "\(method)")
+            #expect(
+                RetryPolicy.allowsRepeating(method: method, declaredIdempotent: false, hasIdempotencyKey: false),
+                "\(method)")
         }
         for method in [HTTPMethod.post, .patch, .connect] {
-            #expect(!RetryPolicy.allowsRepeating(method: method, declaredIdempotent: false, hasIdempotencyKey: false), "\(method)")
+            #expect(
+                !RetryPolicy.allowsRepeating(method: method, declaredIdempotent: false, hasIdempotencyKey: false),
+                "\(method)")
             #expect(RetryPolicy.allowsRepeating(method: method, declaredIdempotent: true, hasIdempotencyKey: false))
             #expect(RetryPolicy.allowsRepeating(method: method, declaredIdempotent: false, hasIdempotencyKey: true))
         }
@@ -129,10 +145,13 @@ struct RetryPolicyTests {
         #expect((policy.delay(beforeRetry: 1, after: NetworkError.unauthorized) != nil) == answer)
     }
 
-    @Test("Retry-After parsing", arguments: [
-        ("120", 120.0), (" 5 ", 5.0), ("Sun, 06 Nov 1994 08:49:37 GMT", 0.0), ("Sunday, 06-Nov-94 08:49:37 GMT", 0.0),
-        ("Sun Nov  6 08:49:37 1994", 0.0),
-    ] as [(String, Double)])
+    @Test(
+        "Retry-After parsing",
+        arguments: [
+            ("120", 120.0), (" 5 ", 5.0), ("Sun, 06 Nov 1994 08:49:37 GMT", 0.0),
+            ("Sunday, 06-Nov-94 08:49:37 GMT", 0.0),
+            ("Sun Nov  6 08:49:37 1994", 0.0),
+        ] as [(String, Double)])
     func parsing(value: String, expected: Double) {
         #expect(RetryAfter.seconds(from: value, now: Date()) == expected)
     }

@@ -6,9 +6,10 @@ import NetCore
 struct SetCookieParserTests {
     @Test("name and value up to the first ';', trimmed; attributes in any case, the last valid one wins")
     func nameValueAndAttributes() throws {
-        let cookie = try #require(SetCookieParser.parse(
-            " sid = a b=c ; path=/docs; PATH=/api; Secure; HTTPONLY; samesite=lax; Domain=.Example.COM; Max-Age=60; max-age=x"
-        ))
+        let cookie = try #require(
+            SetCookieParser.parse(
+                " sid = a b=c ; path=/docs; PATH=/api; Secure; HTTPONLY; samesite=lax; Domain=.Example.COM; Max-Age=60; max-age=x"
+            ))
         #expect(cookie.name == "sid")
         #expect(cookie.value == "a b=c")
         #expect(cookie.path == "/api")
@@ -18,10 +19,12 @@ struct SetCookieParserTests {
         #expect(cookie.maxAge == 60, "an invalid Max-Age is ignored, the valid one before it stays")
     }
 
-    @Test("fields RFC 6265 ignores entirely", arguments: [
-        "novalue", "=value", "  =v; Path=/", "a\u{01}b=1", "a=1\u{7F}", "", ";a=1",
-        String(repeating: "n", count: 2000) + "=" + String(repeating: "v", count: 2097),
-    ])
+    @Test(
+        "fields RFC 6265 ignores entirely",
+        arguments: [
+            "novalue", "=value", "  =v; Path=/", "a\u{01}b=1", "a=1\u{7F}", "", ";a=1",
+            String(repeating: "n", count: 2000) + "=" + String(repeating: "v", count: 2097),
+        ])
     func ignored(field: String) {
         #expect(SetCookieParser.parse(field) == nil)
     }
@@ -36,9 +39,10 @@ struct SetCookieParserTests {
 
     @Test("attribute values it cannot use are ignored")
     func unusableAttributes() throws {
-        let cookie = try #require(SetCookieParser.parse(
-            "a=1; Path=relative; Domain=; Max-Age=1.5; Max-Age=+3; Expires=tomorrow; SameSite=Sometimes; Frobnicate=yes"
-        ))
+        let cookie = try #require(
+            SetCookieParser.parse(
+                "a=1; Path=relative; Domain=; Max-Age=1.5; Max-Age=+3; Expires=tomorrow; SameSite=Sometimes; Frobnicate=yes"
+            ))
         #expect(cookie.path == nil)
         #expect(cookie.domain == nil)
         #expect(cookie.maxAge == nil)
@@ -60,14 +64,16 @@ struct SetCookieParserTests {
 
     static let october21 = Date(timeIntervalSince1970: 1_445_412_480)  // 2015-10-21 07:28:00 UTC
 
-    @Test("cookie-date accepts the shapes servers send", arguments: [
-        "Wed, 21 Oct 2015 07:28:00 GMT",
-        "Wednesday, 21-Oct-15 07:28:00 GMT",
-        "Wed Oct 21 07:28:00 2015",
-        "21 october 2015 7:28:0",
-        "Wed, 21-Oct-2015 07:28:00 UTC",
-        "2015 Oct 21 07:28:00xyz",
-    ])
+    @Test(
+        "cookie-date accepts the shapes servers send",
+        arguments: [
+            "Wed, 21 Oct 2015 07:28:00 GMT",
+            "Wednesday, 21-Oct-15 07:28:00 GMT",
+            "Wed Oct 21 07:28:00 2015",
+            "21 october 2015 7:28:0",
+            "Wed, 21-Oct-2015 07:28:00 UTC",
+            "2015 Oct 21 07:28:00xyz",
+        ])
     func cookieDates(text: String) {
         #expect(CookieDate.parse(text) == Self.october21)
     }
@@ -79,11 +85,13 @@ struct SetCookieParserTests {
         #expect(CookieDate.parse("29 Feb 2024 00:00:00") == Date(timeIntervalSince1970: 1_709_164_800))
     }
 
-    @Test("dates that are not dates", arguments: [
-        "", "Wed, 21 Oct 2015", "21 Oct 2015 24:00:00", "21 Oct 2015 07:60:00", "32 Oct 2015 07:28:00",
-        "30 Feb 2016 07:28:00", "29 Feb 2015 07:28:00", "21 Oct 1600 07:28:00", "21 Foo 2015 07:28:00",
-        "121 Oct 2015 07:28:00", "21 Oct 2015 107:28:00",
-    ])
+    @Test(
+        "dates that are not dates",
+        arguments: [
+            "", "Wed, 21 Oct 2015", "21 Oct 2015 24:00:00", "21 Oct 2015 07:60:00", "32 Oct 2015 07:28:00",
+            "30 Feb 2016 07:28:00", "29 Feb 2015 07:28:00", "21 Oct 1600 07:28:00", "21 Foo 2015 07:28:00",
+            "121 Oct 2015 07:28:00", "21 Oct 2015 107:28:00",
+        ])
     func notDates(text: String) {
         #expect(CookieDate.parse(text) == nil)
     }

@@ -5,8 +5,9 @@ import NetCore
 struct UserAgentConfigurationTests {
     @Test("the string follows EKNetwork's format and names the real platform")
     func format() {
-        let agent = UserAgentConfiguration(appName: "Shop", appVersion: "2.1", bundleIdentifier: "com.example.shop",
-                                           buildNumber: "57", osVersion: "6.1.0", networkVersion: "9.9")
+        let agent = UserAgentConfiguration(
+            appName: "Shop", appVersion: "2.1", bundleIdentifier: "com.example.shop",
+            buildNumber: "57", osVersion: "6.1.0", networkVersion: "9.9")
         #if os(Linux)
         #expect(agent.platform == "Linux")
         #expect(agent.generateUserAgentString() == "Shop/2.1 (com.example.shop; build:57; Linux 6.1.0) NetKit/9.9")

@@ -35,11 +35,15 @@ struct StubConditionTests {
     @Test("method, path, host, query and header conditions must all hold; the first matching stub answers")
     func combined() async throws {
         let stub = StubTransport()
-        stub.stub(.method(.get), .path("/v1/items/1"), .query("lang", "en"), .header("X-Trace", "1"),
-                  reply: .json(#"{"id":1,"name":"english"}"#))
-        stub.stub(.method(.get), .host("API.test"), .pathPrefix("/v1/items"), reply: try .json(encoding: Item(id: 1, name: "any")))
+        stub.stub(
+            .method(.get), .path("/v1/items/1"), .query("lang", "en"), .header("X-Trace", "1"),
+            reply: .json(#"{"id":1,"name":"english"}"#))
+        stub.stub(
+            .method(.get), .host("API.test"), .pathPrefix("/v1/items"),
+            reply: try .json(encoding: Item(id: 1, name: "any")))
         stub.stub(.method(.get), reply: .json(#"{"id":0,"name":"never"}"#))
-        #expect(try await send(Call(headers: ["X-Trace": "1"], queryParameters: ["lang": "en"]), stub).name == "english")
+        #expect(
+            try await send(Call(headers: ["X-Trace": "1"], queryParameters: ["lang": "en"]), stub).name == "english")
         #expect(try await send(Call(headers: ["X-Trace": "2"], queryParameters: ["lang": "en"]), stub).name == "any")
         #expect(try await send(Call(queryParameters: ["lang": "fr"]), stub).name == "any")
         #expect(try await send(Call(path: "/v2/other"), stub).name == "never")
@@ -53,8 +57,12 @@ struct StubConditionTests {
         stub.stub(.query("q", "a b&c"), reply: .json(#"{"id":1,"name":"decoded"}"#))
         stub.stub(.query("page"), .header("authorization"), reply: .json(#"{"id":2,"name":"present"}"#))
         #expect(try await send(Call(queryParameters: ["q": "a b&c"]), stub).name == "decoded")
-        #expect(try await send(Call(headers: ["Authorization": "Bearer t"], queryParameters: ["page": "9"]), stub).name == "present")
-        await #expect(throws: StubTransport.NoMatchingStub.self) { try await send(Call(queryParameters: ["page": "9"]), stub) }
+        #expect(
+            try await send(Call(headers: ["Authorization": "Bearer t"], queryParameters: ["page": "9"]), stub).name
+                == "present")
+        await #expect(throws: StubTransport.NoMatchingStub.self) {
+            try await send(Call(queryParameters: ["page": "9"]), stub)
+        }
     }
 
     @Test("a regular expression on the URL, and a closure of the test's own")

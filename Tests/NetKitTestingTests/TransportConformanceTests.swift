@@ -14,7 +14,9 @@ struct TransportConformanceTests {
         func send(_ request: TransportRequest) async throws -> TransportResponse {
             let response = try await base.send(request)
             let data = try await response.body.collect(upTo: 64 << 20)
-            return TransportResponse(head: response.head, body: ResponseBody(data: data), url: response.url, headReceivedAt: response.headReceivedAt)
+            return TransportResponse(
+                head: response.head, body: ResponseBody(data: data), url: response.url,
+                headReceivedAt: response.headReceivedAt)
         }
     }
 
@@ -31,7 +33,9 @@ struct TransportConformanceTests {
                 }
                 continuation.onTermination = { _ in task.cancel() }
             }
-            return TransportResponse(head: response.head, body: ResponseBody(forgiving), url: response.url, headReceivedAt: response.headReceivedAt)
+            return TransportResponse(
+                head: response.head, body: ResponseBody(forgiving), url: response.url,
+                headReceivedAt: response.headReceivedAt)
         }
     }
 
@@ -62,7 +66,8 @@ struct TransportConformanceTests {
             var response = try await base.send(request)
             var fields = HTTPHeaderFields()
             for field in response.head.headerFields where !fields.contains(field.name) {
-                try fields.setValue(response.head.headerFields.values(for: field.name).joined(separator: ", "), for: field.name)
+                try fields.setValue(
+                    response.head.headerFields.values(for: field.name).joined(separator: ", "), for: field.name)
             }
             response.head.headerFields = fields
             return response
@@ -146,7 +151,9 @@ struct TransportConformanceTests {
         options: TransportConformanceOptions = .init(timeLimit: .seconds(25))
     ) async throws -> TransportConformanceFailure? {
         let check = try check(name)
-        let failure = await #expect(throws: TransportConformanceFailure.self, "\(name) passed against a transport that breaks it") {
+        let failure = await #expect(
+            throws: TransportConformanceFailure.self, "\(name) passed against a transport that breaks it"
+        ) {
             try await check.run(against: transport, options: options)
         }
         #expect(failure?.check == name)
@@ -157,11 +164,13 @@ struct TransportConformanceTests {
     func names() {
         let names = TransportConformance.checks.map(\.name)
         #expect(Set(names).count == names.count)
-        for name in ["methods", "request headers", "response headers", "request bodies", "status codes",
-                     "incremental streaming", "a body dropped mid-way", "a body shorter than its Content-Length",
-                     "cancellation before the head", "cancellation during the body", "large bodies", "progress", "redirects",
-                     "repeated request fields", "repeated response fields", "no CR, LF or NUL on the wire",
-                     "progress while uploading", "refused connection", "idle timeout", "head time"] {
+        for name in [
+            "methods", "request headers", "response headers", "request bodies", "status codes",
+            "incremental streaming", "a body dropped mid-way", "a body shorter than its Content-Length",
+            "cancellation before the head", "cancellation during the body", "large bodies", "progress", "redirects",
+            "repeated request fields", "repeated response fields", "no CR, LF or NUL on the wire",
+            "progress while uploading", "refused connection", "idle timeout", "head time",
+        ] {
             #expect(names.contains(name), "missing check \(name)")
         }
     }
@@ -222,12 +231,14 @@ struct TransportConformanceTests {
             #expect(failure?.message.contains("not a TransportError") == true, "\(failure?.description ?? "")")
         }
         // Bodies still fail with the URLSession transport's own errors: only send's are opaque here.
-        try await check("refused connection").run(against: OpaqueFailureTransport(), options: .init(requiresTransportErrorKinds: false))
+        try await check("refused connection").run(
+            against: OpaqueFailureTransport(), options: .init(requiresTransportErrorKinds: false))
     }
 
     @Test("a transport that ignores the request's idle timeout fails the idle-timeout check")
     func noIdleTimeout() async throws {
-        let failure = try await failure(of: "idle timeout", against: NoIdleTimeoutTransport(), options: .init(timeLimit: .seconds(5)))
+        let failure = try await failure(
+            of: "idle timeout", against: NoIdleTimeoutTransport(), options: .init(timeLimit: .seconds(5)))
         #expect(failure?.message.contains("did not finish") == true, "\(failure?.description ?? "")")
     }
 
@@ -264,6 +275,8 @@ struct TransportConformanceTests {
             try await TransportConformance.verify(ForgivingTransport(), options: .init(largeBodyBytes: 4 << 20))
         }
         let names = Set(failures?.failures.map(\.check) ?? [])
-        #expect(names == ["a body dropped mid-way", "a body shorter than its Content-Length", "idle timeout"], "\(failures?.description ?? "")")
+        #expect(
+            names == ["a body dropped mid-way", "a body shorter than its Content-Length", "idle timeout"],
+            "\(failures?.description ?? "")")
     }
 }

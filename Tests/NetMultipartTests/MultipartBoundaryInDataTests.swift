@@ -6,17 +6,19 @@ import Testing
 struct MultipartBoundaryInDataTests {
     static let boundary = "B0und'ary"
 
-    @Test("Data containing CRLF--boundary is rejected", arguments: [
-        "\r\n--B0und'ary",
-        "x\r\n--B0und'ary",
-        "x\r\n--B0und'aryx",
-        "x\r\n--B0und'ary--\r\n",
-        "\r\r\n--B0und'ary",
-        "\r\n\r\n--B0und'ary",
-        "\r\n-\r\n--B0und'ary",
-        "--B0und'ary",  // follows the CRLF ending the headers
-        "--B0und'ary--",
-    ])
+    @Test(
+        "Data containing CRLF--boundary is rejected",
+        arguments: [
+            "\r\n--B0und'ary",
+            "x\r\n--B0und'ary",
+            "x\r\n--B0und'aryx",
+            "x\r\n--B0und'ary--\r\n",
+            "\r\r\n--B0und'ary",
+            "\r\n\r\n--B0und'ary",
+            "\r\n-\r\n--B0und'ary",
+            "--B0und'ary",  // follows the CRLF ending the headers
+            "--B0und'ary--",
+        ])
     func rejectsDelimiter(payload: String) {
         var form = MultipartFormData(boundary: Self.boundary)
         form.addPart(name: "ok", data: Data("fine".utf8), mimeType: "")
@@ -27,18 +29,20 @@ struct MultipartBoundaryInDataTests {
         #expect(form.encodedData() == nil)
     }
 
-    @Test("Near misses of the delimiter are accepted", arguments: [
-        "",
-        "\r", "\r\n", "\r\n-", "\r\n--", "\r\n--B0und'ar",
-        "\r\n-B0und'ary",
-        "\n--B0und'ary",
-        "\r--B0und'ary",
-        "x--B0und'ary",
-        "\r\n--b0und'ary",
-        "-B0und'ary",
-        " --B0und'ary",
-        "\r\n--B0und'Ary",
-    ])
+    @Test(
+        "Near misses of the delimiter are accepted",
+        arguments: [
+            "",
+            "\r", "\r\n", "\r\n-", "\r\n--", "\r\n--B0und'ar",
+            "\r\n-B0und'ary",
+            "\n--B0und'ary",
+            "\r--B0und'ary",
+            "x--B0und'ary",
+            "\r\n--b0und'ary",
+            "-B0und'ary",
+            " --B0und'ary",
+            "\r\n--B0und'Ary",
+        ])
     func acceptsNearMisses(payload: String) throws {
         var form = MultipartFormData(boundary: Self.boundary)
         form.addPart(name: "p", data: Data(payload.utf8), mimeType: "")
@@ -97,7 +101,9 @@ struct MultipartBoundaryInDataTests {
     @Test("The scanner agrees with a naive search on random pieces of delimiters and near misses, split anywhere")
     func scannerAgreesWithNaiveSearch() {
         let boundary = "ab"
-        let pieces = ["\r", "\n", "-", "a", "b", "x", "\r\n", "--", "\r\n-", "\r\n--a", "\r\n--ab", "\r\r\n--"].map { Array($0.utf8) }
+        let pieces = ["\r", "\n", "-", "a", "b", "x", "\r\n", "--", "\r\n-", "\r\n--a", "\r\n--ab", "\r\r\n--"].map {
+            Array($0.utf8)
+        }
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
             // A fixed-seed linear congruential generator: the same cases on every run.

@@ -15,29 +15,48 @@ struct MultipartEncodedLengthTests {
             ("empty, UUID boundary", form { _ in }),
             ("one field", form { $0.addField(name: "a", value: "b") }),
             ("field with MIME type", form { $0.addPart(name: "a", data: Data("b".utf8), mimeType: "text/plain") }),
-            ("file without MIME type", form { $0.addPart(name: "f", data: Data([1, 2, 3]), mimeType: "", filename: "f.bin") }),
+            (
+                "file without MIME type",
+                form { $0.addPart(name: "f", data: Data([1, 2, 3]), mimeType: "", filename: "f.bin") }
+            ),
             ("empty filename and data", form { $0.addPart(name: "f", data: Data(), mimeType: "", filename: "") }),
-            ("escaped name and filename", form {
-                $0.addPart(name: #"q"u\o"t"e"#, data: Data("x".utf8), mimeType: "text/plain", filename: #"\\"""#)
-            }),
-            ("non-ASCII", form {
-                $0.addPart(name: "名前", data: Data("ü".utf8), mimeType: "text/plain; charset=utf-8", filename: "résumé ✓.pdf")
-            }),
+            (
+                "escaped name and filename",
+                form {
+                    $0.addPart(name: #"q"u\o"t"e"#, data: Data("x".utf8), mimeType: "text/plain", filename: #"\\"""#)
+                }
+            ),
+            (
+                "non-ASCII",
+                form {
+                    $0.addPart(
+                        name: "名前", data: Data("ü".utf8), mimeType: "text/plain; charset=utf-8",
+                        filename: "résumé ✓.pdf")
+                }
+            ),
             ("quoted boundary", form("with space:=?") { $0.addField(name: "a", value: "b") }),
             ("70-character boundary", form(String(repeating: "x", count: 70)) { $0.addField(name: "a", value: "b") }),
-            ("large binary part", form {
-                $0.addPart(name: "big", data: Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }), mimeType: "", filename: "big")
-            }),
-            ("many parts", form { form in
-                for index in 0..<50 {
-                    form.addPart(
-                        name: "part\(index)",
-                        data: Data(repeating: UInt8(index), count: index),
-                        mimeType: index.isMultiple(of: 3) ? "" : "application/x-\(index)",
-                        filename: index.isMultiple(of: 2) ? "file\(index).bin" : nil
-                    )
+            (
+                "large binary part",
+                form {
+                    $0.addPart(
+                        name: "big", data: Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
+                        mimeType: "", filename: "big")
                 }
-            }),
+            ),
+            (
+                "many parts",
+                form { form in
+                    for index in 0..<50 {
+                        form.addPart(
+                            name: "part\(index)",
+                            data: Data(repeating: UInt8(index), count: index),
+                            mimeType: index.isMultiple(of: 3) ? "" : "application/x-\(index)",
+                            filename: index.isMultiple(of: 2) ? "file\(index).bin" : nil
+                        )
+                    }
+                }
+            ),
         ]
     }()
 

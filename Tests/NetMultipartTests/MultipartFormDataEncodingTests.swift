@@ -8,20 +8,22 @@ struct MultipartFormDataEncodingTests {
     func twoPartFormExactBytes() throws {
         var form = MultipartFormData(boundary: "TestBoundary")
         form.addPart(name: "title", data: Data("Hello".utf8), mimeType: "text/plain")
-        form.addPart(name: "file", data: Data([0x00, 0xFF, 0x0D, 0x0A]), mimeType: "application/octet-stream", filename: "a.bin")
+        form.addPart(
+            name: "file", data: Data([0x00, 0xFF, 0x0D, 0x0A]), mimeType: "application/octet-stream", filename: "a.bin")
 
-        var expected = Data("""
-        --TestBoundary\r
-        Content-Disposition: form-data; name="title"\r
-        Content-Type: text/plain\r
-        \r
-        Hello\r
-        --TestBoundary\r
-        Content-Disposition: form-data; name="file"; filename="a.bin"\r
-        Content-Type: application/octet-stream\r
-        \r
+        var expected = Data(
+            """
+            --TestBoundary\r
+            Content-Disposition: form-data; name="title"\r
+            Content-Type: text/plain\r
+            \r
+            Hello\r
+            --TestBoundary\r
+            Content-Disposition: form-data; name="file"; filename="a.bin"\r
+            Content-Type: application/octet-stream\r
+            \r
 
-        """.utf8)
+            """.utf8)
         expected.append(contentsOf: [0x00, 0xFF, 0x0D, 0x0A])
         expected.append(Data("\r\n--TestBoundary--\r\n".utf8))
 
@@ -62,22 +64,26 @@ struct MultipartFormDataEncodingTests {
     func emptyMIMETypeOnFieldOmitsHeader() throws {
         var form = MultipartFormData(boundary: "B")
         form.addPart(name: "f", data: Data("v".utf8), mimeType: "")
-        #expect(try form.encoded() == Data("--B\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nv\r\n--B--\r\n".utf8))
+        #expect(
+            try form.encoded() == Data("--B\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nv\r\n--B--\r\n".utf8))
     }
 
     @Test("Empty MIME type: file parts are application/octet-stream")
     func emptyMIMETypeOnFileDefaultsToOctetStream() throws {
         var form = MultipartFormData(boundary: "B")
         form.addPart(name: "f", data: Data("v".utf8), mimeType: "", filename: "")
-        #expect(try form.encoded() == Data("""
-        --B\r
-        Content-Disposition: form-data; name="f"; filename=""\r
-        Content-Type: application/octet-stream\r
-        \r
-        v\r
-        --B--\r
+        #expect(
+            try form.encoded()
+                == Data(
+                    """
+                    --B\r
+                    Content-Disposition: form-data; name="f"; filename=""\r
+                    Content-Type: application/octet-stream\r
+                    \r
+                    v\r
+                    --B--\r
 
-        """.utf8))
+                    """.utf8))
     }
 
     @Test("addField sends UTF-8 text without Content-Type")
@@ -85,7 +91,9 @@ struct MultipartFormDataEncodingTests {
         var form = MultipartFormData(boundary: "B")
         form.addField(name: "greeting", value: "grüß")
         #expect(form.parts == [MultipartFormData.Part(name: "greeting", data: Data("grüß".utf8), mimeType: "")])
-        #expect(try form.encoded() == Data("--B\r\nContent-Disposition: form-data; name=\"greeting\"\r\n\r\ngrüß\r\n--B--\r\n".utf8))
+        #expect(
+            try form.encoded()
+                == Data("--B\r\nContent-Disposition: form-data; name=\"greeting\"\r\n\r\ngrüß\r\n--B--\r\n".utf8))
     }
 
     @Test("addPart stores the part as given, in order")
@@ -93,20 +101,25 @@ struct MultipartFormDataEncodingTests {
         var form = MultipartFormData(boundary: "B")
         form.addPart(name: "a", data: Data([1]), mimeType: "x/y")
         form.addPart(name: "b", data: Data([2]), mimeType: "", filename: "b.bin")
-        #expect(form.parts == [
-            .init(name: "a", data: Data([1]), mimeType: "x/y"),
-            .init(name: "b", filename: "b.bin", data: Data([2]), mimeType: ""),
-        ])
+        #expect(
+            form.parts == [
+                .init(name: "a", data: Data([1]), mimeType: "x/y"),
+                .init(name: "b", filename: "b.bin", data: Data([2]), mimeType: ""),
+            ])
     }
 
     @Test("Binary data containing CRLF and dashes but not the delimiter encodes verbatim")
     func binaryDataWithCRLFIsFine() throws {
-        let payload = Data([0x0D, 0x0A, 0x2D, 0x2D, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x2D, 0x2D, 0x41]) + Data("\r\n--Boundar\r\n--boundary\r\n".utf8)
+        let payload =
+            Data([0x0D, 0x0A, 0x2D, 0x2D, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x2D, 0x2D, 0x41])
+            + Data("\r\n--Boundar\r\n--boundary\r\n".utf8)
         var form = MultipartFormData(boundary: "Boundary")
         form.addPart(name: "bin", data: payload, mimeType: "application/octet-stream", filename: "x")
 
         let body = try form.encoded()
-        let head = Data("--Boundary\r\nContent-Disposition: form-data; name=\"bin\"; filename=\"x\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+        let head = Data(
+            "--Boundary\r\nContent-Disposition: form-data; name=\"bin\"; filename=\"x\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                .utf8)
         #expect(body == head + payload + Data("\r\n--Boundary--\r\n".utf8))
     }
 
@@ -116,7 +129,9 @@ struct MultipartFormDataEncodingTests {
         let slice = base.dropFirst(7)  // "payload"; the delimiter in the base lies outside it
         var form = MultipartFormData(boundary: "B")
         form.addPart(name: "s", data: slice, mimeType: "")
-        #expect(try form.encoded() == Data("--B\r\nContent-Disposition: form-data; name=\"s\"\r\n\r\npayload\r\n--B--\r\n".utf8))
+        #expect(
+            try form.encoded()
+                == Data("--B\r\nContent-Disposition: form-data; name=\"s\"\r\n\r\npayload\r\n--B--\r\n".utf8))
     }
 
     @Test("Forms with the same boundary and parts are equal")

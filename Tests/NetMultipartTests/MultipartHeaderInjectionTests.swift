@@ -29,8 +29,9 @@ struct MultipartHeaderInjectionTests {
         return form
     }
 
-    @Test("CR, LF, CRLF or NUL in a header value is rejected with the field and part index",
-          arguments: Field.allCases, forbiddenValues)
+    @Test(
+        "CR, LF, CRLF or NUL in a header value is rejected with the field and part index",
+        arguments: Field.allCases, forbiddenValues)
     func rejectsLineBreaks(field: Field, value: String) {
         let form = Self.form(with: value, in: field)
         #expect(throws: MultipartEncodingError.lineBreakInHeader(field: field, partIndex: 1)) {
@@ -39,8 +40,9 @@ struct MultipartHeaderInjectionTests {
         #expect(form.encodedData() == nil)
     }
 
-    @Test("Harmless punctuation and Unicode in header values is accepted",
-          arguments: Field.allCases, ["a;b", "a=b", "\t", "ü", "\u{2028}", "\u{85}"])
+    @Test(
+        "Harmless punctuation and Unicode in header values is accepted",
+        arguments: Field.allCases, ["a;b", "a=b", "\t", "ü", "\u{2028}", "\u{85}"])
     func acceptsOtherCharacters(field: Field, value: String) throws {
         let form = Self.form(with: value, in: field)
         #expect(try form.encoded().count == form.encodedLength)

@@ -37,7 +37,8 @@ struct RequestBodyMultipartTests {
     func inMemoryForm() throws {
         var form = MultipartFormData(boundary: "B")
         form.addField(name: "a", value: "1")
-        form.addPart(name: "f", data: Data(repeating: 7, count: 40_000), mimeType: "application/octet-stream", filename: "f")
+        form.addPart(
+            name: "f", data: Data(repeating: 7, count: 40_000), mimeType: "application/octet-stream", filename: "f")
         let built = try builder.makeRequest(FormRequest(body: try RequestBody(multipart: form)), baseURL: base)
         let data = try #require(built.body?.inMemoryData, "a form in memory is one Data")
         #expect(data == (try form.encoded()))

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Chunking a per-byte stream")
 struct ByteStreamChunkerTests {
-    @Test("the producer never buffers more than the high-water mark: it waits for the reader, and every byte arrives in order")
+    @Test(
+        "the producer never buffers more than the high-water mark: it waits for the reader, and every byte arrives in order"
+    )
     func backpressure() async throws {
         let count = 10_000
         let source = AsyncThrowingStream<UInt8, any Error> { continuation in

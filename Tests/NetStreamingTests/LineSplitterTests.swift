@@ -77,13 +77,18 @@ struct LineSplitterTests {
     func limit() throws {
         #expect(try splitLines([Data("1234\n".utf8)], maximumLineLength: 4) == ["1234"])
         #expect(try splitLines([Data("1234\r\n".utf8)], maximumLineLength: 4) == ["1234"])
-        #expect(try splitLines([Data("12".utf8), Data("34\r".utf8), Data("\n".utf8)], maximumLineLength: 4) == ["1234"])
+        #expect(
+            try splitLines([Data("12".utf8), Data("34\r".utf8), Data("\n".utf8)], maximumLineLength: 4) == ["1234"])
         #expect(try splitLines([Data("1234".utf8)], maximumLineLength: 4) == ["1234"])
-        #expect(throws: StreamingError.lineTooLong(limitBytes: 4)) { try splitLines([Data("12345\n".utf8)], maximumLineLength: 4) }
+        #expect(throws: StreamingError.lineTooLong(limitBytes: 4)) {
+            try splitLines([Data("12345\n".utf8)], maximumLineLength: 4)
+        }
         #expect(throws: StreamingError.lineTooLong(limitBytes: 4)) {
             try splitLines([Data("12".utf8), Data("345\n".utf8)], maximumLineLength: 4)
         }
-        #expect(throws: StreamingError.lineTooLong(limitBytes: 4)) { try splitLines([Data("12345".utf8)], maximumLineLength: 4) }
+        #expect(throws: StreamingError.lineTooLong(limitBytes: 4)) {
+            try splitLines([Data("12345".utf8)], maximumLineLength: 4)
+        }
         #expect(throws: StreamingError.lineTooLong(limitBytes: 4)) {
             try splitLines([Data("1234\r".utf8), Data("x\n".utf8)], maximumLineLength: 4)
         }

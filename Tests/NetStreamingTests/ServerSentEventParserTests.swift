@@ -26,7 +26,9 @@ func parseEvents(
     return ParsedStream(events: events, lastEventID: parser.lastEventID, reconnectionTime: parser.reconnectionTime)
 }
 
-func parseEvents(_ text: String, maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize) throws -> ParsedStream {
+func parseEvents(_ text: String, maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize) throws
+    -> ParsedStream
+{
     try parseEvents([Data(text.utf8)], maximumEventSize: maximumEventSize)
 }
 
@@ -45,12 +47,14 @@ struct ServerSentEventParserTests {
 
     @Test("spec: comment block, id set, id reset by an empty id, one leading space kept beyond the first")
     func specFourBlocks() throws {
-        let parsed = try parseEvents(": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n")
-        #expect(parsed.events == [
-            ServerSentEvent(id: "1", data: "first event"),
-            ServerSentEvent(id: "", data: "second event"),
-            ServerSentEvent(id: "", data: " third event"),
-        ])
+        let parsed = try parseEvents(
+            ": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n")
+        #expect(
+            parsed.events == [
+                ServerSentEvent(id: "1", data: "first event"),
+                ServerSentEvent(id: "", data: "second event"),
+                ServerSentEvent(id: "", data: " third event"),
+            ])
         #expect(parsed.lastEventID == "")
     }
 
@@ -61,24 +65,29 @@ struct ServerSentEventParserTests {
 
     @Test("spec: the space after the colon is optional")
     func specOptionalSpace() throws {
-        #expect(try events("data:test\n\ndata: test\n\n") == [ServerSentEvent(data: "test"), ServerSentEvent(data: "test")])
+        #expect(
+            try events("data:test\n\ndata: test\n\n") == [ServerSentEvent(data: "test"), ServerSentEvent(data: "test")])
     }
 
     @Test("spec: event types")
     func specEventTypes() throws {
-        #expect(try events("event: add\ndata: 73857293\n\nevent: remove\ndata: 2153\n\nevent: add\ndata: 113411\n\n") == [
-            ServerSentEvent(event: "add", data: "73857293"),
-            ServerSentEvent(event: "remove", data: "2153"),
-            ServerSentEvent(event: "add", data: "113411"),
-        ])
+        #expect(
+            try events("event: add\ndata: 73857293\n\nevent: remove\ndata: 2153\n\nevent: add\ndata: 113411\n\n") == [
+                ServerSentEvent(event: "add", data: "73857293"),
+                ServerSentEvent(event: "remove", data: "2153"),
+                ServerSentEvent(event: "add", data: "113411"),
+            ])
     }
 
     @Test("spec: introduction's messages")
     func specIntroduction() throws {
-        let stream = "data: This is the first message.\n\ndata: This is the second message, it\ndata: has two lines.\n\ndata: This is the third message.\n\n"
-        #expect(try events(stream).map(\.data) == [
-            "This is the first message.", "This is the second message, it\nhas two lines.", "This is the third message.",
-        ])
+        let stream =
+            "data: This is the first message.\n\ndata: This is the second message, it\ndata: has two lines.\n\ndata: This is the third message.\n\n"
+        #expect(
+            try events(stream).map(\.data) == [
+                "This is the first message.", "This is the second message, it\nhas two lines.",
+                "This is the third message.",
+            ])
     }
 
     // MARK: Line ends
@@ -94,7 +103,9 @@ struct ServerSentEventParserTests {
 
     @Test("a CR ending a chunk and an LF opening the next are one line end, not a blank line")
     func crlfAcrossChunks() throws {
-        let parsed = try parseEvents([Data("data: a\r".utf8), Data("\ndata: b\r".utf8), Data("\n\r".utf8), Data("\n".utf8)])
+        let parsed = try parseEvents([
+            Data("data: a\r".utf8), Data("\ndata: b\r".utf8), Data("\n\r".utf8), Data("\n".utf8),
+        ])
         #expect(parsed.events == [ServerSentEvent(data: "a\nb")])
         // An empty chunk between them changes nothing.
         let withEmpty = try parseEvents([Data("data: a\r".utf8), Data(), Data("\ndata: b\r\n\r\n".utf8)])
@@ -108,7 +119,10 @@ struct ServerSentEventParserTests {
         #expect(try events("\u{FEFF}data: x\n\n") == [ServerSentEvent(data: "x")])
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         let rest = Array("data: x\n\n".utf8)
-        #expect(try parseEvents([Data(bom[..<1]), Data(bom[1..<2]), Data(bom[2...] + rest)]).events == [ServerSentEvent(data: "x")])
+        #expect(
+            try parseEvents([Data(bom[..<1]), Data(bom[1..<2]), Data(bom[2...] + rest)]).events == [
+                ServerSentEvent(data: "x")
+            ])
         // A second BOM makes the field name "\u{FEFF}data", which is unknown: nothing is dispatched.
         #expect(try events("\u{FEFF}\u{FEFF}data: x\n\n") == [])
         // A BOM anywhere else is text.
@@ -156,7 +170,10 @@ struct ServerSentEventParserTests {
         let parsed = try parseEvents("retry: 1500\ndata: a\n\ndata: b\n\n")
         #expect(parsed.events == [ServerSentEvent(data: "a", retry: .milliseconds(1500)), ServerSentEvent(data: "b")])
         #expect(parsed.reconnectionTime == .milliseconds(1500))
-        for invalid in ["retry: 15x0", "retry: -1", "retry: 1.5", "retry:", "retry: ", "retry:  15", "retry: 15 ", "retry", "retry: ١٥"] {
+        for invalid in [
+            "retry: 15x0", "retry: -1", "retry: 1.5", "retry:", "retry: ", "retry:  15", "retry: 15 ", "retry",
+            "retry: ١٥",
+        ] {
             let result = try parseEvents("\(invalid)\ndata: a\n\n")
             #expect(result.events == [ServerSentEvent(data: "a")], "\(invalid)")
             #expect(result.reconnectionTime == nil, "\(invalid)")
@@ -193,12 +210,13 @@ struct ServerSentEventParserTests {
 
     @Test("the event type applies to its block only; an empty type is message")
     func eventTypeReset() throws {
-        #expect(try events("event: a\ndata: 1\n\ndata: 2\n\nevent:\ndata: 3\n\nevent: b\n\ndata: 4\n\n") == [
-            ServerSentEvent(event: "a", data: "1"),
-            ServerSentEvent(event: "message", data: "2"),
-            ServerSentEvent(event: "message", data: "3"),
-            ServerSentEvent(event: "message", data: "4"),
-        ])
+        #expect(
+            try events("event: a\ndata: 1\n\ndata: 2\n\nevent:\ndata: 3\n\nevent: b\n\ndata: 4\n\n") == [
+                ServerSentEvent(event: "a", data: "1"),
+                ServerSentEvent(event: "message", data: "2"),
+                ServerSentEvent(event: "message", data: "3"),
+                ServerSentEvent(event: "message", data: "4"),
+            ])
     }
 
     @Test("the id persists across events until changed; a seeded last event id applies from the start")
@@ -212,7 +230,10 @@ struct ServerSentEventParserTests {
 
     @Test("invalid UTF-8 becomes U+FFFD; a character split across chunks is intact")
     func invalidUTF8() throws {
-        #expect(try parseEvents([Data([0x64, 0x61, 0x74, 0x61, 0x3A, 0xFF, 0x0A, 0x0A])]).events == [ServerSentEvent(data: "\u{FFFD}")])
+        #expect(
+            try parseEvents([Data([0x64, 0x61, 0x74, 0x61, 0x3A, 0xFF, 0x0A, 0x0A])]).events == [
+                ServerSentEvent(data: "\u{FFFD}")
+            ])
         let euro = Array("data: €\n\n".utf8)
         #expect(try parseEvents([Data(euro[..<7]), Data(euro[7...])]).events == [ServerSentEvent(data: "€")])
     }
@@ -221,8 +242,12 @@ struct ServerSentEventParserTests {
 
     @Test("a line longer than the limit throws lineTooLong, even before its end arrives, and the parser stays failed")
     func lineLimit() throws {
-        #expect(throws: StreamingError.lineTooLong(limitBytes: 10)) { try parseEvents("data: 12345\n\n", maximumEventSize: 10) }
-        #expect(throws: StreamingError.lineTooLong(limitBytes: 10)) { try parseEvents(": a long comment\n\n", maximumEventSize: 10) }
+        #expect(throws: StreamingError.lineTooLong(limitBytes: 10)) {
+            try parseEvents("data: 12345\n\n", maximumEventSize: 10)
+        }
+        #expect(throws: StreamingError.lineTooLong(limitBytes: 10)) {
+            try parseEvents(": a long comment\n\n", maximumEventSize: 10)
+        }
         var parser = ServerSentEventParser(maximumEventSize: 10)
         parser.push(Data("data: 1234".utf8))
         #expect(try parser.nextEvent() == nil)
@@ -234,7 +259,10 @@ struct ServerSentEventParserTests {
 
     @Test("an event whose joined data grows past the limit throws lineTooLong; up to the limit passes")
     func dataLimit() throws {
-        #expect(try parseEvents("data:1234\ndata:12345\n\n", maximumEventSize: 10).events == [ServerSentEvent(data: "1234\n12345")])
+        #expect(
+            try parseEvents("data:1234\ndata:12345\n\n", maximumEventSize: 10).events == [
+                ServerSentEvent(data: "1234\n12345")
+            ])
         #expect(throws: StreamingError.lineTooLong(limitBytes: 10)) {
             try parseEvents("data:12345\ndata:12345\n\n", maximumEventSize: 10)
         }
@@ -248,7 +276,9 @@ struct ServerSentEventParserTests {
         "\u{FEFF}\u{FEFF}data: no\n\ndata: yes\r\n\r\nretry: 1x\nretry: 77\ndata: z\r\n\r\n",
     ]
 
-    @Test("every sample cut into 2 or 3 chunks at every position, or byte by byte, parses as the whole", arguments: samples)
+    @Test(
+        "every sample cut into 2 or 3 chunks at every position, or byte by byte, parses as the whole",
+        arguments: samples)
     func everySplit(sample: String) throws {
         let whole = try parseEvents(sample)
         #expect(!whole.events.isEmpty)
@@ -260,11 +290,12 @@ struct ServerSentEventParserTests {
     @Test("the first sample parses to what the standard says")
     func firstSampleMeaning() throws {
         let parsed = try parseEvents(Self.samples[0])
-        #expect(parsed.events == [
-            ServerSentEvent(id: "1", event: "update", data: "{\"a\":1}\nünïcødé 🚀"),
-            ServerSentEvent(id: "1", data: "x", retry: .milliseconds(250)),
-            ServerSentEvent(id: "", data: ""),
-        ])
+        #expect(
+            parsed.events == [
+                ServerSentEvent(id: "1", event: "update", data: "{\"a\":1}\nünïcødé 🚀"),
+                ServerSentEvent(id: "1", data: "x", retry: .milliseconds(250)),
+                ServerSentEvent(id: "", data: ""),
+            ])
         #expect(parsed.reconnectionTime == .milliseconds(250))
         let second = try parseEvents(Self.samples[1])
         #expect(second.events == [ServerSentEvent(data: "a\nb"), ServerSentEvent(id: "3", data: " sp")])

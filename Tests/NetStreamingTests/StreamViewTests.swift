@@ -57,13 +57,16 @@ struct StreamViewTests {
         let expected = [Record(id: 1, name: "é"), Record(id: 2, name: "🚀"), Record(id: 3, name: "c")]
         #expect(try await collect(NDJSONSequence(body(Self.ndjsonSample), of: Record.self)) == expected)
         for chunks in ChunkSplits.all(Self.ndjsonSample) {
-            #expect(try await collect(NDJSONSequence(body(chunks), of: Record.self)) == expected, "chunks \(chunks.map(\.count))")
+            #expect(
+                try await collect(NDJSONSequence(body(chunks), of: Record.self)) == expected,
+                "chunks \(chunks.map(\.count))")
         }
     }
 
     @Test("ndjson delivers every record before a bad line, then throws its DecodingError and finishes")
     func ndjsonBadLine() async {
-        let text = "{\"id\":1,\"name\":\"a\"}\n{\"id\":2,\"name\":\"b\"}\n{\"id\":\"three\"}\n{\"id\":4,\"name\":\"d\"}\n"
+        let text =
+            "{\"id\":1,\"name\":\"a\"}\n{\"id\":2,\"name\":\"b\"}\n{\"id\":\"three\"}\n{\"id\":4,\"name\":\"d\"}\n"
         let result = await collectUntilError(NDJSONSequence(body(text), of: Record.self))
         #expect(result.elements == [Record(id: 1, name: "a"), Record(id: 2, name: "b")])
         #expect(result.error is DecodingError)
@@ -82,29 +85,37 @@ struct StreamViewTests {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         struct Snake: Decodable, Sendable, Equatable { let userName: String }
-        #expect(try await collect(NDJSONSequence(body("{\"user_name\":\"x\"}\n"), of: Snake.self, decoder: decoder)) == [Snake(userName: "x")])
+        #expect(
+            try await collect(NDJSONSequence(body("{\"user_name\":\"x\"}\n"), of: Snake.self, decoder: decoder)) == [
+                Snake(userName: "x")
+            ])
     }
 
     @Test("ndjson: a record over the line limit throws lineTooLong")
     func ndjsonLimit() async {
-        let result = await collectUntilError(NDJSONSequence(body("{\"id\":1,\"name\":\"a\"}\n"), of: Record.self, maximumLineLength: 10))
+        let result = await collectUntilError(
+            NDJSONSequence(body("{\"id\":1,\"name\":\"a\"}\n"), of: Record.self, maximumLineLength: 10))
         #expect(result.elements.isEmpty)
         #expect(result.error as? StreamingError == .lineTooLong(limitBytes: 10))
     }
 
     // MARK: events
 
-    @Test("events over every cut into 2 or 3 chunks, and byte by byte, are the events of the whole", arguments: ServerSentEventParserTests.samples)
+    @Test(
+        "events over every cut into 2 or 3 chunks, and byte by byte, are the events of the whole",
+        arguments: ServerSentEventParserTests.samples)
     func eventsEverySplit(sample: String) async throws {
         let expected = try parseEvents(sample).events
         for chunks in ChunkSplits.all(sample, threeWay: sample.utf8.count < 100) {
-            #expect(try await collect(ServerSentEventSequence(body(chunks))) == expected, "chunks \(chunks.map(\.count))")
+            #expect(
+                try await collect(ServerSentEventSequence(body(chunks))) == expected, "chunks \(chunks.map(\.count))")
         }
     }
 
     @Test("the events iterator exposes the last event id and reconnection time for a reconnecting client")
     func eventsIteratorState() async throws {
-        var iterator = ServerSentEventSequence(body("retry: 5\nid: a\ndata: 1\n\nid: b\n\n"), lastEventID: "z").makeAsyncIterator()
+        var iterator = ServerSentEventSequence(body("retry: 5\nid: a\ndata: 1\n\nid: b\n\n"), lastEventID: "z")
+            .makeAsyncIterator()
         #expect(iterator.lastEventID == "z")
         #expect(try await iterator.next() == ServerSentEvent(id: "a", data: "1", retry: .milliseconds(5)))
         #expect(iterator.lastEventID == "a")
@@ -115,7 +126,8 @@ struct StreamViewTests {
 
     @Test("events: a body that breaks ends with its error, and the unfinished block is not dispatched")
     func eventsBodyError() async {
-        let result = await collectUntilError(ServerSentEventSequence(body([Data("data: a\n\ndata: b\n".utf8)], failingWith: BrokenPipe())))
+        let result = await collectUntilError(
+            ServerSentEventSequence(body([Data("data: a\n\ndata: b\n".utf8)], failingWith: BrokenPipe())))
         #expect(result.elements == [ServerSentEvent(data: "a")])
         #expect(result.error is BrokenPipe)
         #expect(result.nextAfterEnd == nil)
@@ -123,7 +135,8 @@ struct StreamViewTests {
 
     @Test("events: an event over the size limit throws lineTooLong, then next() is nil")
     func eventsLimit() async {
-        let result = await collectUntilError(ServerSentEventSequence(body("data: a\n\ndata: 0123456789\n\n"), maximumEventSize: 8))
+        let result = await collectUntilError(
+            ServerSentEventSequence(body("data: a\n\ndata: 0123456789\n\n"), maximumEventSize: 8))
         #expect(result.elements == [ServerSentEvent(data: "a")])
         #expect(result.error as? StreamingError == .lineTooLong(limitBytes: 8))
         #expect(result.nextAfterEnd == nil)
@@ -181,7 +194,8 @@ struct StreamViewTests {
     @Test("every view asks its base for chunks with the caller's isolation, never through next()")
     func isolationPassedThrough() async throws {
         let log = IsolationRecordingChunks.Log()
-        let chunks = IsolationRecordingChunks(chunks: [Data("data: a\n\n".utf8), Data("{\"id\":1,\"name\":\"a\"}\n".utf8)], log: log)
+        let chunks = IsolationRecordingChunks(
+            chunks: [Data("data: a\n\n".utf8), Data("{\"id\":1,\"name\":\"a\"}\n".utf8)], log: log)
         _ = try await collect(LineSequence(chunks))
         _ = await collectUntilError(NDJSONSequence(chunks, of: Record.self))
         _ = try await collect(ServerSentEventSequence(chunks))

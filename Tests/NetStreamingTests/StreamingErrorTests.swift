@@ -9,9 +9,15 @@ struct StreamingErrorTests {
         let cases: [(StreamingError, String)] = [
             (.invalidResponse, "The response was not an HTTP response."),
             (.errorPayloadTooLarge(limitBytes: 1_048_576), "The error response's body exceeded 1048576 bytes."),
-            (.bufferLimitExceeded(limitBytes: 10), "The stream's consumer fell behind: more than 10 bytes were waiting to be read."),
+            (
+                .bufferLimitExceeded(limitBytes: 10),
+                "The stream's consumer fell behind: more than 10 bytes were waiting to be read."
+            ),
             (.lineTooLong(limitBytes: 5), "A line or event in the stream exceeded 5 bytes."),
-            (.unexpectedContentType("text/html"), "Expected a text/event-stream response, got Content-Type \"text/html\"."),
+            (
+                .unexpectedContentType("text/html"),
+                "Expected a text/event-stream response, got Content-Type \"text/html\"."
+            ),
             (.unexpectedContentType(nil), "Expected a text/event-stream response, got no Content-Type."),
         ]
         for (error, text) in cases {

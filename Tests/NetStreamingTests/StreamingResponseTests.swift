@@ -4,10 +4,15 @@ import Testing
 import NetStreaming
 
 /// Waits for `operation`, failing the test instead of hanging if it takes longer than `limit`.
-func within<T: Sendable>(_ limit: Duration = .seconds(10), _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+func within<T: Sendable>(_ limit: Duration = .seconds(10), _ operation: @escaping @Sendable () async throws -> T)
+    async throws -> T
+{
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await operation() }
-        group.addTask { try await Task.sleep(for: limit); return nil }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            return nil
+        }
         defer { group.cancelAll() }
         guard let result = try await group.next(), let value = result else {
             Issue.record("timed out after \(limit)")
@@ -21,7 +26,8 @@ func within<T: Sendable>(_ limit: Duration = .seconds(10), _ operation: @escapin
 struct StreamingResponseTests {
     @Test("status, headers and chunks are what the response was made with; chunks arrive as sent")
     func basics() async throws {
-        let response = StreamingResponse(statusCode: 206, headers: ["X-A": "b"], body: body([Data("ab".utf8), Data("c".utf8)]))
+        let response = StreamingResponse(
+            statusCode: 206, headers: ["X-A": "b"], body: body([Data("ab".utf8), Data("c".utf8)]))
         #expect(response.statusCode == 206)
         #expect(response.headers == ["X-A": "b"])
         #expect(try await collect(response.chunks) == [Data("ab".utf8), Data("c".utf8)])
@@ -44,9 +50,13 @@ struct StreamingResponseTests {
     @Test("the limits given to the views apply")
     func limits() async {
         let response = StreamingResponse(statusCode: 200, headers: [:], body: body("123456\n"))
-        #expect(await collectUntilError(response.lines(maximumLineLength: 3)).error as? StreamingError == .lineTooLong(limitBytes: 3))
+        #expect(
+            await collectUntilError(response.lines(maximumLineLength: 3)).error as? StreamingError
+                == .lineTooLong(limitBytes: 3))
         let events = StreamingResponse(statusCode: 200, headers: [:], body: body("data: 123456\n\n"))
-        #expect(await collectUntilError(events.events(maximumEventSize: 3)).error as? StreamingError == .lineTooLong(limitBytes: 3))
+        #expect(
+            await collectUntilError(events.events(maximumEventSize: 3)).error as? StreamingError
+                == .lineTooLong(limitBytes: 3))
     }
 
     @Test("the body can be iterated once: a second view after the first sees nothing")
@@ -92,7 +102,9 @@ struct StreamingResponseTests {
         var mismatch = false
         for try await chunk in response.chunks {
             #expect(chunk.count <= 64 * 1024)
-            for (offset, byte) in chunk.enumerated() where byte != UInt8(truncatingIfNeeded: total + offset) { mismatch = true }
+            for (offset, byte) in chunk.enumerated() where byte != UInt8(truncatingIfNeeded: total + offset) {
+                mismatch = true
+            }
             total += chunk.count
         }
         #expect(total == count)
@@ -130,7 +142,10 @@ struct StreamingResponseTests {
     func fromBytesCancelled() async throws {
         let (source, continuation) = AsyncThrowingStream<UInt8, any Error>.makeStream()
         let (terminated, terminatedSignal) = AsyncStream<Void>.makeStream()
-        continuation.onTermination = { _ in terminatedSignal.yield(); terminatedSignal.finish() }
+        continuation.onTermination = { _ in
+            terminatedSignal.yield()
+            terminatedSignal.finish()
+        }
         let (started, startedSignal) = AsyncStream<Void>.makeStream()
         let reader = Task {
             let response = StreamingResponse(statusCode: 200, headers: [:], bytes: source)
@@ -155,7 +170,10 @@ struct StreamingResponseTests {
     func fromBytesDropped() async throws {
         let (source, continuation) = AsyncThrowingStream<UInt8, any Error>.makeStream()
         let (terminated, terminatedSignal) = AsyncStream<Void>.makeStream()
-        continuation.onTermination = { _ in terminatedSignal.yield(); terminatedSignal.finish() }
+        continuation.onTermination = { _ in
+            terminatedSignal.yield()
+            terminatedSignal.finish()
+        }
         do {
             let response = StreamingResponse(statusCode: 200, headers: [:], bytes: source)
             continuation.yield(UInt8(ascii: "x"))

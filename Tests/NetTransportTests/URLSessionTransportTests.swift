@@ -9,7 +9,8 @@ struct URLSessionTransportTests {
     let transport = URLSessionTransport()
 
     func get(_ url: URL, headers: [String: String] = [:], progress: NetworkProgress? = nil) throws -> TransportRequest {
-        TransportRequest(head: try HTTPRequestHead(url: url, headerFields: HTTPHeaderFields(headers)), progress: progress)
+        TransportRequest(
+            head: try HTTPRequestHead(url: url, headerFields: HTTPHeaderFields(headers)), progress: progress)
     }
 
     func collect(_ body: ResponseBody) async throws -> Data {
@@ -27,9 +28,12 @@ struct URLSessionTransportTests {
         try await server.wait(for: .clientAbortedResponses, atLeast: 1)
     }
 
-    @Test("bodies survive odd chunk sizes and split writes", arguments: [
-        LoopbackFault.chunked(sizes: [1, 7, 4096, 3]), .splitWrites(sizes: [1, 2, 3, 500, 1]), .hugeHeader(bytes: 32 * 1024),
-    ])
+    @Test(
+        "bodies survive odd chunk sizes and split writes",
+        arguments: [
+            LoopbackFault.chunked(sizes: [1, 7, 4096, 3]), .splitWrites(sizes: [1, 2, 3, 500, 1]),
+            .hugeHeader(bytes: 32 * 1024),
+        ])
     func oddFraming(fault: LoopbackFault) async throws {
         let payload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: payload, faults: [fault]) }
@@ -40,7 +44,9 @@ struct URLSessionTransportTests {
 
     @Test("a connection dropped mid-body ends the body with an error")
     func droppedMidBody() async throws {
-        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 50_000), faults: [.dropAfterBodyBytes(1000)]) }
+        let server = try LoopbackServer { _ in
+            LoopbackResponse(status: 200, body: Data(count: 50_000), faults: [.dropAfterBodyBytes(1000)])
+        }
         defer { server.stop() }
         let response = try await transport.send(try get(server.baseURL))
         let error = await #expect(throws: TransportError.self) { try await collect(response.body) }
@@ -49,7 +55,9 @@ struct URLSessionTransportTests {
 
     @Test("a Content-Length longer than the body is an error, not a short success")
     func wrongContentLength() async throws {
-        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 100), faults: [.declaredContentLength(5000)]) }
+        let server = try LoopbackServer { _ in
+            LoopbackResponse(status: 200, body: Data(count: 100), faults: [.declaredContentLength(5000)])
+        }
         defer { server.stop() }
         let response = try await transport.send(try get(server.baseURL))
         let error = await #expect(throws: TransportError.self) { try await collect(response.body) }
@@ -72,8 +80,13 @@ struct URLSessionTransportTests {
     @Test("a gzip-encoded body is delivered decoded and ends cleanly")
     func gzipBody() async throws {
         // "hi" compressed with gzip: 22 bytes on the wire for 2 decoded ones.
-        let gzip = Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xCB, 0xC8, 0x04, 0x00, 0xAC, 0x2A, 0x93, 0xD8, 0x02, 0x00, 0x00, 0x00])
-        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, headers: [("Content-Encoding", "gzip")], body: gzip) }
+        let gzip = Data([
+            0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xCB, 0xC8, 0x04, 0x00, 0xAC, 0x2A, 0x93, 0xD8,
+            0x02, 0x00, 0x00, 0x00,
+        ])
+        let server = try LoopbackServer { _ in
+            LoopbackResponse(status: 200, headers: [("Content-Encoding", "gzip")], body: gzip)
+        }
         defer { server.stop() }
         let response = try await transport.send(try get(server.baseURL))
         #expect(try await collect(response.body) == Data("hi".utf8))
@@ -81,7 +94,9 @@ struct URLSessionTransportTests {
 
     @Test("download progress for a request without a body")
     func downloadProgress() async throws {
-        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 4 << 20), faults: [.splitWrites(sizes: [256 * 1024])]) }
+        let server = try LoopbackServer { _ in
+            LoopbackResponse(status: 200, body: Data(count: 4 << 20), faults: [.splitWrites(sizes: [256 * 1024])])
+        }
         defer { server.stop() }
         let progress = NetworkProgress()
         progress.follow(.download)
@@ -109,7 +124,9 @@ struct URLSessionTransportTests {
     func redirectCredentials() async throws {
         let server = try LoopbackServer { request in
             switch request.path {
-            case "/away": LoopbackResponse(status: 302, headers: [("Location", "http://localhost:\(request.header("X-Port") ?? "")/landing")])
+            case "/away":
+                LoopbackResponse(
+                    status: 302, headers: [("Location", "http://localhost:\(request.header("X-Port") ?? "")/landing")])
             case "/near": LoopbackResponse(status: 302, headers: [("Location", "/landing")])
             default: .text(request.header("Authorization") ?? "none")
             }

@@ -18,16 +18,22 @@ struct WholeBodyRoadTests {
         var method: HTTPMethod { .get }
     }
 
-    func whole(_ url: URL, success: Int = 64 << 20, failure: Int = 1 << 20, headers: [String: String] = [:],
-               progress: NetworkProgress? = nil) throws -> TransportRequest {
-        var request = TransportRequest(head: try HTTPRequestHead(url: url, headerFields: HTTPHeaderFields(headers)), progress: progress)
+    func whole(
+        _ url: URL, success: Int = 64 << 20, failure: Int = 1 << 20, headers: [String: String] = [:],
+        progress: NetworkProgress? = nil
+    ) throws -> TransportRequest {
+        var request = TransportRequest(
+            head: try HTTPRequestHead(url: url, headerFields: HTTPHeaderFields(headers)), progress: progress)
         request.wholeBody = WholeBodyLimits(success: success, failure: failure)
         return request
     }
 
-    @Test("the body arrives complete with its head, whatever the framing", arguments: [
-        LoopbackFault.chunked(sizes: [1, 7, 4096, 3]), .splitWrites(sizes: [1, 2, 3, 500, 1]), .hugeHeader(bytes: 32 * 1024),
-    ])
+    @Test(
+        "the body arrives complete with its head, whatever the framing",
+        arguments: [
+            LoopbackFault.chunked(sizes: [1, 7, 4096, 3]), .splitWrites(sizes: [1, 2, 3, 500, 1]),
+            .hugeHeader(bytes: 32 * 1024),
+        ])
     func complete(fault: LoopbackFault) async throws {
         let payload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: payload, faults: [fault]) }
@@ -70,10 +76,12 @@ struct WholeBodyRoadTests {
         #expect(error?.data == LoopbackBodyPattern.data(count: 100))
     }
 
-    @Test("a connection dropped mid-body, or a body shorter than its Content-Length, fails with connectionLost",
-          arguments: [LoopbackFault.dropAfterBodyBytes(1000), .declaredContentLength(60_000)])
+    @Test(
+        "a connection dropped mid-body, or a body shorter than its Content-Length, fails with connectionLost",
+        arguments: [LoopbackFault.dropAfterBodyBytes(1000), .declaredContentLength(60_000)])
     func truncated(fault: LoopbackFault) async throws {
-        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 50_000), faults: [fault]) }
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 50_000), faults: [fault])
+        }
         defer { server.stop() }
         let error = await #expect(throws: TransportError.self) { try await transport.send(try whole(server.baseURL)) }
         #expect(error?.kind == .connectionLost)
@@ -94,7 +102,9 @@ struct WholeBodyRoadTests {
 
     @Test("download progress is reported")
     func downloadProgress() async throws {
-        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, body: Data(count: 4 << 20), faults: [.splitWrites(sizes: [256 * 1024])]) }
+        let server = try LoopbackServer { _ in
+            LoopbackResponse(status: 200, body: Data(count: 4 << 20), faults: [.splitWrites(sizes: [256 * 1024])])
+        }
         defer { server.stop() }
         let progress = NetworkProgress()
         progress.follow(.download)
@@ -105,7 +115,9 @@ struct WholeBodyRoadTests {
         #expect(progress.fractionCompleted < 1, "1.0 is the engine's word once the request has succeeded")
     }
 
-    @Test("an observer of progress that cancels the request from its callback does not stall the session", .timeLimit(.minutes(1)))
+    @Test(
+        "an observer of progress that cancels the request from its callback does not stall the session",
+        .timeLimit(.minutes(1)))
     func cancelFromProgressObserver() async throws {
         // On Linux the observer is told on URLSession's work queue, which a synchronous task.cancel() would wait for.
         let server = try LoopbackServer { _ in
@@ -120,7 +132,9 @@ struct WholeBodyRoadTests {
         progress.follow(.download)
         let request = try whole(server.baseURL, progress: progress)
         let running = Mutex<Task<TransportResponse, any Error>?>(nil)
-        withObservationTracking { _ = progress.fractionCompleted } onChange: {
+        withObservationTracking {
+            _ = progress.fractionCompleted
+        } onChange: {
             running.withLock { $0?.cancel() }
         }
         // Started under the lock, so the observer, which takes the lock too, always finds the task.
@@ -141,7 +155,9 @@ struct WholeBodyRoadTests {
     func redirectCredentials() async throws {
         let server = try LoopbackServer { request in
             switch request.path {
-            case "/away": LoopbackResponse(status: 302, headers: [("Location", "http://localhost:\(request.header("X-Port") ?? "")/landing")])
+            case "/away":
+                LoopbackResponse(
+                    status: 302, headers: [("Location", "http://localhost:\(request.header("X-Port") ?? "")/landing")])
             case "/near": LoopbackResponse(status: 302, headers: [("Location", "/landing")])
             default: .text(request.header("Authorization") ?? "none")
             }
@@ -170,7 +186,9 @@ struct WholeBodyRoadTests {
     @Test("a Basic challenge nobody answers arrives as the server's 401 with its body")
     func unansweredChallenge() async throws {
         let server = try LoopbackServer { _ in
-            LoopbackResponse(status: 401, headers: [(name: "WWW-Authenticate", value: #"Basic realm="netkit""#)], body: Data("no".utf8))
+            LoopbackResponse(
+                status: 401, headers: [(name: "WWW-Authenticate", value: #"Basic realm="netkit""#)],
+                body: Data("no".utf8))
         }
         defer { server.stop() }
         let response = try await transport.send(try whole(server.baseURL))
@@ -181,8 +199,13 @@ struct WholeBodyRoadTests {
     @Test("a gzip-encoded body is delivered decoded")
     func gzip() async throws {
         // "hi" compressed with gzip: 22 bytes on the wire for 2 decoded ones.
-        let gzip = Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xCB, 0xC8, 0x04, 0x00, 0xAC, 0x2A, 0x93, 0xD8, 0x02, 0x00, 0x00, 0x00])
-        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, headers: [("Content-Encoding", "gzip")], body: gzip) }
+        let gzip = Data([
+            0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xCB, 0xC8, 0x04, 0x00, 0xAC, 0x2A, 0x93, 0xD8,
+            0x02, 0x00, 0x00, 0x00,
+        ])
+        let server = try LoopbackServer { _ in
+            LoopbackResponse(status: 200, headers: [("Content-Encoding", "gzip")], body: gzip)
+        }
         defer { server.stop() }
         let response = try await transport.send(try whole(server.baseURL))
         #expect(response.body.bufferedData == Data("hi".utf8))

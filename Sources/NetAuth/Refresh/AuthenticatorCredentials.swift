@@ -25,7 +25,10 @@ public final class AuthenticatorCredentials<A: Authenticator>: CredentialProvide
     ///   - credential: The credential the first requests are sent with.
     ///   - policy: The refresh window and timeout.
     ///   - line: Held while a refresh runs, so requests that start meanwhile wait for the new credential.
-    public init(authenticator: A, credential: A.Credential, policy: TokenRefreshPolicy = TokenRefreshPolicy(), line: HoldTheLine? = nil) {
+    public init(
+        authenticator: A, credential: A.Credential, policy: TokenRefreshPolicy = TokenRefreshPolicy(),
+        line: HoldTheLine? = nil
+    ) {
         let store = CredentialStore(credential)
         self.authenticator = authenticator
         self.store = store

@@ -99,7 +99,8 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
     ///   `NetworkError.unauthorized` when called from inside this coordinator's own running refresh.
     public func recover(fromUnauthorizedAt generation: UInt64) async throws {
         if let running = machine.runningRefresh,
-           RefreshScope.current.contains(RefreshScope(coordinator: ObjectIdentifier(self), refresh: running)) {
+            RefreshScope.current.contains(RefreshScope(coordinator: ObjectIdentifier(self), refresh: running))
+        {
             throw NetworkError.unauthorized
         }
         let id = nextWaiter
@@ -111,7 +112,9 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
                     return
                 }
                 let policy = configuration().policy
-                switch machine.unauthorized(sentGeneration: generation, waiter: id, continuation, now: now(), policy: policy) {
+                switch machine.unauthorized(
+                    sentGeneration: generation, waiter: id, continuation, now: now(), policy: policy)
+                {
                 case .retryNow: continuation.resume()
                 case .failWithRefreshError(let error): continuation.resume(throwing: error)
                 case .fail(let error): continuation.resume(throwing: error)

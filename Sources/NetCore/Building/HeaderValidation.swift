@@ -30,7 +30,8 @@ package enum HeaderValidation {
     /// (a non-ASCII name is not a valid token, and compares exactly). Foundation's `caseInsensitiveCompare`
     /// goes through locale-aware string comparison, which cost a request building several microseconds.
     package static func namesMatch(_ first: String, _ second: String) -> Bool {
-        let a = first.utf8, b = second.utf8
+        let a = first.utf8
+        let b = second.utf8
         guard a.count == b.count else { return false }
         // Native strings (every name NetKit builds) compare as byte buffers; the iterator road is the fallback.
         if let result = a.withContiguousStorageIfAvailable({ x in
@@ -38,7 +39,9 @@ package enum HeaderValidation {
                 for index in 0..<x.count where !bytesMatch(x[index], y[index]) { return false }
                 return true
             }
-        }), let result { return result }
+        }), let result {
+            return result
+        }
         return zip(a, b).allSatisfy(bytesMatch)
     }
 
@@ -49,14 +52,17 @@ package enum HeaderValidation {
     /// `name` with ASCII letters lowercased (header names are ASCII tokens).
     package static func lowercased(_ name: String) -> String {
         guard name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
-        return String(decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return String(
+            decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
+            as: UTF8.self)
     }
 
     /// The name with control characters escaped, safe to put in an error message or a log line.
     package static func printable(_ name: String) -> String {
-        String(name.unicodeScalars.flatMap { scalar -> [Character] in
-            scalar.value < 0x20 || scalar.value == 0x7F ? Array(scalar.escaped(asASCII: true)) : [Character(scalar)]
-        })
+        String(
+            name.unicodeScalars.flatMap { scalar -> [Character] in
+                scalar.value < 0x20 || scalar.value == 0x7F ? Array(scalar.escaped(asASCII: true)) : [Character(scalar)]
+            })
     }
 
     private static func isForbiddenValueByte(_ byte: UInt8) -> Bool {
@@ -66,11 +72,14 @@ package enum HeaderValidation {
     /// Whether `byte` may stand in an RFC 9110 token (a header name, a cookie name).
     package static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"),
+            UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             true
         default:
             false

@@ -39,7 +39,8 @@ package enum PercentEncoding {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
                 output.append(high << 4 | low)
                 index += 3
             } else {
@@ -54,7 +55,11 @@ package enum PercentEncoding {
         var result = ""
         result.reserveCapacity(string.utf8.count)
         for byte in string.utf8 {
-            if keep(byte) { result.unicodeScalars.append(Unicode.Scalar(byte)) } else { appendEscape(byte, to: &result) }
+            if keep(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                appendEscape(byte, to: &result)
+            }
         }
         return result
     }
@@ -69,8 +74,8 @@ package enum PercentEncoding {
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-             UInt8(ascii: "~"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
             true
         default:
             false
@@ -80,9 +85,11 @@ package enum PercentEncoding {
     /// RFC 3986 `pchar` beyond unreserved (sub-delims, ":" and "@"), plus "/" between segments.
     private static func isPathSafe(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
-             UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
-             UInt8(ascii: ":"), UInt8(ascii: "@"):
+        case UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "("),
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+            UInt8(ascii: "="),
+            UInt8(ascii: ":"), UInt8(ascii: "@"):
             true
         default:
             false

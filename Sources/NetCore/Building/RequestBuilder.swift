@@ -133,7 +133,8 @@ public struct RequestBuilder: Sendable {
     static func checkFraming(name: String, value: String, bodyLength: Int64?) throws(NetworkError) {
         if HeaderValidation.namesMatch(name, "Transfer-Encoding") { throw .invalidHeader(name: name) }
         if HeaderValidation.namesMatch(name, "Content-Length") {
-            let isDecimal = !value.isEmpty && value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            let isDecimal =
+                !value.isEmpty && value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
             guard isDecimal, let declared = Int64(value), declared == bodyLength else {
                 throw .invalidHeader(name: HeaderValidation.printable(name))
             }

@@ -19,7 +19,9 @@ public enum RequestURLBuilder {
     public static func url(
         base: URL, path: String, query: [String: String]?, queryItems: [URLQueryItem]? = nil
     ) throws(NetworkError) -> URL {
-        guard let url = try target(base: base, path: path, query: query, queryItems: queryItems).url else { throw .invalidURL }
+        guard let url = try target(base: base, path: path, query: query, queryItems: queryItems).url else {
+            throw .invalidURL
+        }
         return url
     }
 
@@ -75,7 +77,8 @@ public enum RequestURLBuilder {
         // The scheme and authority were checked with the base: only the path is new.
         guard HTTPRequestHead.isValidPath(joined) else { throw .invalidURL }
         return HTTPRequestHead(
-            uncheckedMethod: method, scheme: baseTarget.scheme, authority: baseTarget.authority, path: joined, headerFields: HTTPHeaderFields()
+            uncheckedMethod: method, scheme: baseTarget.scheme, authority: baseTarget.authority, path: joined,
+            headerFields: HTTPHeaderFields()
         )
     }
 
@@ -118,12 +121,15 @@ public enum RequestURLBuilder {
             throw .invalidPath(path: NetworkError.printablePath(path), rule: rule)
         }
         if let colon, path[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) }),
-           path[colon...].hasPrefix("://") {
+            path[colon...].hasPrefix("://")
+        {
             throw .invalidPath(path: NetworkError.printablePath(path), rule: .scheme)
         }
         guard mayTraverse else { return }
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
-            if let rule = traversal(in: segment) { throw .invalidPath(path: NetworkError.printablePath(path), rule: rule) }
+            if let rule = traversal(in: segment) {
+                throw .invalidPath(path: NetworkError.printablePath(path), rule: rule)
+            }
         }
     }
 

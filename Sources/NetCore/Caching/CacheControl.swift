@@ -35,7 +35,8 @@ package struct CacheControl: Sendable, Equatable {
         if values.isEmpty {
             self.init()
             if isRequest, let pragma = fields.value(for: "Pragma"),
-               pragma.split(separator: ",").contains(where: { Self.trimmed($0).lowercased() == "no-cache" }) {
+                pragma.split(separator: ",").contains(where: { Self.trimmed($0).lowercased() == "no-cache" })
+            {
                 noCache = true
             }
             return
@@ -69,7 +70,9 @@ package struct CacheControl: Sendable, Equatable {
 
     /// `1*DIGIT`, capped at ``maximumDelta``; `nil` for anything else (a sign, a fraction, a space inside).
     package static func deltaSeconds(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
         var value = 0
         for byte in text.utf8 {
             value = value * 10 + Int(byte - UInt8(ascii: "0"))

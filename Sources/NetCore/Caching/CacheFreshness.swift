@@ -33,7 +33,8 @@ package struct CacheFreshness: Sendable, Equatable {
             lifetime = 0
         }
         // §4.2.3: the age the response already had, corrected for the clock of its server and the time in transit.
-        let ageValue = fields.value(for: "Age").flatMap { CacheControl.deltaSeconds(CacheControl.trimmed(Substring($0))) } ?? 0
+        let ageValue =
+            fields.value(for: "Age").flatMap { CacheControl.deltaSeconds(CacheControl.trimmed(Substring($0))) } ?? 0
         let apparentAge = max(0, responseTime.timeIntervalSince(date))
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
         initialAge = max(apparentAge, Double(ageValue) + responseDelay)

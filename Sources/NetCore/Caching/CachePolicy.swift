@@ -17,7 +17,9 @@ package enum CachePolicy {
 
     /// Request fields that make a request conditional or partial: such a request is the caller's own business and
     /// passes the cache by, since a stored 200 is not what it asks for.
-    private static let conditionalFields = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
+    private static let conditionalFields = [
+        "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range",
+    ]
 
     /// Whether the cache answers and stores `request`: a `GET` without a body that is not conditional or partial,
     /// and whose `Cache-Control` does not say `no-store`.
@@ -58,7 +60,9 @@ package enum CachePolicy {
         guard stored.hasValidator else { return nil }
         var request = request
         // Both values come from a header field the transport accepted: they are valid field values.
-        if let tag = stored.entityTag { request.head.headerFields.set(HTTPHeaderField(uncheckedName: "If-None-Match", value: tag)) }
+        if let tag = stored.entityTag {
+            request.head.headerFields.set(HTTPHeaderField(uncheckedName: "If-None-Match", value: tag))
+        }
         if let date = stored.lastModified {
             request.head.headerFields.set(HTTPHeaderField(uncheckedName: "If-Modified-Since", value: date))
         }
@@ -99,6 +103,7 @@ package enum CachePolicy {
         guard !control.noStore, CachedResponse.varyNames(fields) != nil else { return false }
         if fields.contains("ETag") || fields.contains("Last-Modified") { return true }
         // Without a validator, a response that must be validated before each use could never be used.
-        return !control.noCache && CacheFreshness(head: head, requestTime: requestTime, responseTime: responseTime).lifetime > 0
+        return !control.noCache
+            && CacheFreshness(head: head, requestTime: requestTime, responseTime: responseTime).lifetime > 0
     }
 }

@@ -120,7 +120,9 @@ package struct CachedResponse: Sendable {
     // MARK: Rules
 
     /// Fields a validation never changes: the stored body depends on them.
-    private static let keepsStored: Set<String> = ["content-length", "content-encoding", "content-range", "transfer-encoding"]
+    private static let keepsStored: Set<String> = [
+        "content-length", "content-encoding", "content-range", "transfer-encoding",
+    ]
 
     /// Fields that describe one connection or one delivery: never stored (§3.1).
     private static let neverStored: Set<String> = [

@@ -84,7 +84,8 @@ package final class RequestCoalescer: Sendable {
                     state.lastNumber += 1
                     state.callsStarted += 1
                     let number = state.lastNumber
-                    state.flights[key] = Flight(number: number, starter: caller, task: nil, waiters: [caller: continuation])
+                    state.flights[key] = Flight(
+                        number: number, starter: caller, task: nil, waiters: [caller: continuation])
                     // The task starts once the lock is released; it never needs the caller's task to go on.
                     state.flights[key]?.task = Task {
                         let result: Result<Exchange, any Error>
@@ -120,7 +121,9 @@ package final class RequestCoalescer: Sendable {
     /// Lets `caller` go with `CancellationError`; the last one to go cancels the call.
     private func leave(_ key: CoalescingKey, _ caller: UInt64) {
         let (waiter, task) = state.withLock { state -> (Waiter?, Task<Void, Never>?) in
-            guard var flight = state.flights[key], let waiter = flight.waiters.removeValue(forKey: caller) else { return (nil, nil) }
+            guard var flight = state.flights[key], let waiter = flight.waiters.removeValue(forKey: caller) else {
+                return (nil, nil)
+            }
             if flight.waiters.isEmpty {
                 state.flights[key] = nil
                 return (waiter, flight.task)

@@ -122,10 +122,13 @@ extension Cookie: CustomStringConvertible, CustomDebugStringConvertible, CustomR
 
     /// The fields, the value redacted: what `dump` and reflection show.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "name": name, "value": LogRedaction.placeholder, "domain": domain, "path": path, "expiresAt": expiresAt as Any,
-            "isSecure": isSecure, "isHTTPOnly": isHTTPOnly, "sameSite": sameSite as Any, "isHostOnly": isHostOnly,
-            "createdAt": createdAt,
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "name": name, "value": LogRedaction.placeholder, "domain": domain, "path": path,
+                "expiresAt": expiresAt as Any,
+                "isSecure": isSecure, "isHTTPOnly": isHTTPOnly, "sameSite": sameSite as Any, "isHostOnly": isHostOnly,
+                "createdAt": createdAt,
+            ], displayStyle: .struct)
     }
 }

@@ -27,7 +27,7 @@ package enum CookieDate {
         guard let time, let day, let month, var year else { return nil }
         if (70...99).contains(year) { year += 1900 } else if (0...69).contains(year) { year += 2000 }
         guard (1...31).contains(day), year >= 1601, time.hour <= 23, time.minute <= 59, time.second <= 59,
-              day <= daysIn(month: month, year: year)
+            day <= daysIn(month: month, year: year)
         else { return nil }
         let days = daysSince1970(year: year, month: month, day: day)
         let seconds = days * 86_400 + time.hour * 3_600 + time.minute * 60 + time.second
@@ -61,9 +61,11 @@ package enum CookieDate {
 
     /// `hms-time ( non-digit *OCTET )`: `07:28:00`.
     private static func parseTime(_ token: ArraySlice<UInt8>) -> (hour: Int, minute: Int, second: Int)? {
-        guard let hour = field(token, at: token.startIndex), hour.end < token.endIndex, token[hour.end] == UInt8(ascii: ":"),
-              let minute = field(token, at: hour.end + 1), minute.end < token.endIndex, token[minute.end] == UInt8(ascii: ":"),
-              let second = field(token, at: minute.end + 1)
+        guard let hour = field(token, at: token.startIndex), hour.end < token.endIndex,
+            token[hour.end] == UInt8(ascii: ":"),
+            let minute = field(token, at: hour.end + 1), minute.end < token.endIndex,
+            token[minute.end] == UInt8(ascii: ":"),
+            let second = field(token, at: minute.end + 1)
         else { return nil }
         return (hour.value, minute.value, second.value)
     }
@@ -75,8 +77,10 @@ package enum CookieDate {
         return token.prefix(count).reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }
 
-    private static let months: [[UInt8]] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-        .map { Array($0.utf8) }
+    private static let months: [[UInt8]] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
+    .map { Array($0.utf8) }
 
     /// A token whose first three letters name a month (any case): `Oct`, `October`.
     private static func parseMonth(_ token: ArraySlice<UInt8>) -> Int? {

@@ -13,10 +13,14 @@ public enum CookieError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A sentence naming what was refused and why (never the value).
     public var description: String {
         switch self {
-        case .invalidName(let name): "Cookie name \"\(HeaderValidation.printable(name))\" is empty or holds a control character, space, '=', ';' or ','."
-        case .invalidValue(let name): "The value of cookie \"\(HeaderValidation.printable(name))\" holds a control character or ';'."
-        case .invalidDomain(let domain): "Cookie domain \"\(HeaderValidation.printable(domain))\" is empty or is not a host name."
-        case .invalidPath(let path): "Cookie path \"\(HeaderValidation.printable(path))\" does not start with '/' or holds a control character or ';'."
+        case .invalidName(let name):
+            "Cookie name \"\(HeaderValidation.printable(name))\" is empty or holds a control character, space, '=', ';' or ','."
+        case .invalidValue(let name):
+            "The value of cookie \"\(HeaderValidation.printable(name))\" holds a control character or ';'."
+        case .invalidDomain(let domain):
+            "Cookie domain \"\(HeaderValidation.printable(domain))\" is empty or is not a host name."
+        case .invalidPath(let path):
+            "Cookie path \"\(HeaderValidation.printable(path))\" does not start with '/' or holds a control character or ';'."
         }
     }
 
@@ -26,14 +30,18 @@ public enum CookieError: Error, Sendable, Equatable, CustomStringConvertible {
         guard !name.isEmpty, !name.utf8.contains(where: { isControl($0) || " \t=;,".utf8.contains($0) }) else {
             throw .invalidName(name)
         }
-        guard !cookie.value.utf8.contains(where: { isControl($0) || $0 == UInt8(ascii: ";") }) else { throw .invalidValue(name: name) }
+        guard !cookie.value.utf8.contains(where: { isControl($0) || $0 == UInt8(ascii: ";") }) else {
+            throw .invalidValue(name: name)
+        }
         var domain = cookie.domain
         if domain.hasPrefix(".") { domain.removeFirst() }
         domain = CookieMatching.canonical(domain)
         guard !domain.isEmpty, !domain.utf8.contains(where: { isControl($0) || " \t/;,?#@".utf8.contains($0) }) else {
             throw .invalidDomain(cookie.domain)
         }
-        guard cookie.path.hasPrefix("/"), !cookie.path.utf8.contains(where: { isControl($0) || $0 == UInt8(ascii: ";") }) else {
+        guard cookie.path.hasPrefix("/"),
+            !cookie.path.utf8.contains(where: { isControl($0) || $0 == UInt8(ascii: ";") })
+        else {
             throw .invalidPath(cookie.path)
         }
         cookie.domain = domain

@@ -111,9 +111,10 @@ public final class CookieJar: Sendable {
         guard !cookies.isEmpty else { return }
         let own = request.head.headerFields.value(for: "Cookie")
         if let own {
-            let names = Set(own.split(separator: ";").map { pair in
-                String((pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair).filter { $0 != " " && $0 != "\t" })
-            })
+            let names = Set(
+                own.split(separator: ";").map { pair in
+                    String((pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair).filter { $0 != " " && $0 != "\t" })
+                })
             cookies.removeAll { names.contains($0.name) }
             guard !cookies.isEmpty else { return }
         }

@@ -5,7 +5,9 @@ package enum CookieMatching {
     /// their ASCII form).
     package static func canonical(_ host: String) -> String {
         guard host.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return host }
-        return String(decoding: host.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return String(
+            decoding: host.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
+            as: UTF8.self)
     }
 
     /// Whether `host` domain-matches `domain` (both canonical): they are the same, or `host` is a name (not an IP
@@ -32,7 +34,8 @@ package enum CookieMatching {
     /// The path a cookie without a `Path` attribute gets from the request's path: up to (not including) its last
     /// `/`, or `/` when that leaves nothing.
     package static func defaultPath(of requestPath: String) -> String {
-        guard requestPath.hasPrefix("/"), let last = requestPath.lastIndex(of: "/"), last != requestPath.startIndex else {
+        guard requestPath.hasPrefix("/"), let last = requestPath.lastIndex(of: "/"), last != requestPath.startIndex
+        else {
             return "/"
         }
         return String(requestPath[..<last])
@@ -42,9 +45,11 @@ package enum CookieMatching {
     package static func isIPAddress(_ host: String) -> Bool {
         if host.utf8.contains(UInt8(ascii: ":")) { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { part in
-            !part.isEmpty && part.utf8.count <= 3 && part.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-                && Int(part).map { $0 <= 255 } == true
-        }
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.utf8.count <= 3
+                    && part.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+                    && Int(part).map { $0 <= 255 } == true
+            }
     }
 }

@@ -50,7 +50,8 @@ package struct CookieStore: Sendable {
     /// Keeps what a `Set-Cookie` field sent in answer to a request for `target` says, as RFC 6265 §5.3 decides: a
     /// new cookie, a replacement, a deletion (an expiry in the past), or nothing.
     package mutating func receive(_ field: String, from target: CookieTarget, at now: Date) {
-        guard let parsed = SetCookieParser.parse(field), let cookie = Self.cookie(from: parsed, for: target, at: now) else { return }
+        guard let parsed = SetCookieParser.parse(field), let cookie = Self.cookie(from: parsed, for: target, at: now)
+        else { return }
         store(cookie, fromSecureOrigin: target.isSecure, at: now)
     }
 
@@ -60,7 +61,8 @@ package struct CookieStore: Sendable {
         if parsed.isSecure, !target.isSecure { return nil }
         var expiresAt: Date?
         if let maxAge = parsed.maxAge {
-            expiresAt = maxAge <= 0 ? Date.distantPast : now.addingTimeInterval(min(TimeInterval(maxAge), maximumLifetime))
+            expiresAt =
+                maxAge <= 0 ? Date.distantPast : now.addingTimeInterval(min(TimeInterval(maxAge), maximumLifetime))
         } else if let expires = parsed.expires {
             expiresAt = min(expires, now.addingTimeInterval(maximumLifetime))
         }
@@ -118,13 +120,15 @@ package struct CookieStore: Sendable {
             chosen.append(entries[index])
         }
         return chosen.sorted { lhs, rhs in
-            let lhsLength = lhs.cookie.path.utf8.count, rhsLength = rhs.cookie.path.utf8.count
+            let lhsLength = lhs.cookie.path.utf8.count
+            let rhsLength = rhs.cookie.path.utf8.count
             return lhsLength != rhsLength ? lhsLength > rhsLength : Self.creationOrder(lhs, rhs)
         }.map(\.cookie)
     }
 
     private static func creationOrder(_ lhs: Entry, _ rhs: Entry) -> Bool {
-        lhs.cookie.createdAt != rhs.cookie.createdAt ? lhs.cookie.createdAt < rhs.cookie.createdAt : lhs.order < rhs.order
+        lhs.cookie.createdAt != rhs.cookie.createdAt
+            ? lhs.cookie.createdAt < rhs.cookie.createdAt : lhs.order < rhs.order
     }
 
     private static func sameIdentity(_ lhs: Cookie, _ rhs: Cookie) -> Bool {
@@ -134,7 +138,8 @@ package struct CookieStore: Sendable {
     /// Whether a plain origin's `new` would overwrite or shadow the `Secure` cookie `old` (RFC 6265bis §5.7).
     private static func shadows(_ old: Cookie, _ new: Cookie) -> Bool {
         old.isSecure && old.name == new.name
-            && (CookieMatching.domain(old.domain, matches: new.domain) || CookieMatching.domain(new.domain, matches: old.domain))
+            && (CookieMatching.domain(old.domain, matches: new.domain)
+                || CookieMatching.domain(new.domain, matches: old.domain))
             && CookieMatching.path(new.path, matches: old.path)
     }
 
@@ -155,9 +160,15 @@ package struct CookieStore: Sendable {
     private mutating func removeLeastRecentlyUsed(in domain: String?) {
         var oldest: Int?
         for index in entries.indices where domain == nil || entries[index].cookie.domain == domain {
-            guard let current = oldest else { oldest = index; continue }
-            let candidate = entries[index], chosen = entries[current]
-            if candidate.lastAccess < chosen.lastAccess || (candidate.lastAccess == chosen.lastAccess && candidate.order < chosen.order) {
+            guard let current = oldest else {
+                oldest = index
+                continue
+            }
+            let candidate = entries[index]
+            let chosen = entries[current]
+            if candidate.lastAccess < chosen.lastAccess
+                || (candidate.lastAccess == chosen.lastAccess && candidate.order < chosen.order)
+            {
                 oldest = index
             }
         }

@@ -24,7 +24,7 @@ package enum SetCookieParser {
         let name = trimmed(pair[..<equals])
         let value = trimmed(pair[pair.index(after: equals)...])
         guard !name.isEmpty, name.utf8.count + value.utf8.count <= maximumNameValueBytes,
-              !name.utf8.contains(where: isControl), !value.utf8.contains(where: isControl)
+            !name.utf8.contains(where: isControl), !value.utf8.contains(where: isControl)
         else { return nil }
         var cookie = SetCookie(name: String(name), value: String(value))
         for attribute in parts {
@@ -75,7 +75,9 @@ package enum SetCookieParser {
         var digits = Substring(value)
         let negative = digits.first == "-"
         if negative { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
         guard let number = Int(digits) else { return negative ? Int.min : Int.max }
         return negative ? -number : number
     }
@@ -83,7 +85,8 @@ package enum SetCookieParser {
     /// Without leading and trailing spaces and tabs.
     private static func trimmed(_ text: Substring) -> Substring {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) }) else {
+        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) })
+        else {
             return text[text.endIndex...]
         }
         return text[first...last]

@@ -138,7 +138,8 @@ public struct RequestExecutor: Sendable {
     /// The defaults this engine lends to requests that keep ``Endpoint``'s (see ``EndpointDefaults``); `nil` when it
     /// has none.
     private var endpointDefaults: EndpointDefaults? {
-        let defaults = EndpointDefaults(encoder: defaultEncoder, decoder: defaultDecoder, retryPolicy: defaultRetryPolicy)
+        let defaults = EndpointDefaults(
+            encoder: defaultEncoder, decoder: defaultDecoder, retryPolicy: defaultRetryPolicy)
         return defaults.isEmpty ? nil : defaults
     }
 
@@ -182,7 +183,9 @@ public struct RequestExecutor: Sendable {
         let outcome = try await withDefaults {
             try await perform(request, baseURL: baseURL, credentials: credentials, measures: true)
         }
-        return NetworkResponse(value: outcome.value, received: outcome.received, origin: outcome.received.origin, metrics: outcome.metrics!)
+        return NetworkResponse(
+            value: outcome.value, received: outcome.received, origin: outcome.received.origin, metrics: outcome.metrics!
+        )
     }
 
     /// The road of `send` and `response`: build, the stages, decode. `measures`: whether the caller wants the
@@ -201,11 +204,13 @@ public struct RequestExecutor: Sendable {
         }
         let state = RequestState(isStreaming: false)
         let plugins = pluginList(adding: request.plugins)
-        let mayRepeat = request.allowsRetry && built.isReplayable && RetryPolicy.allowsRepeating(
-            method: built.method,
-            declaredIdempotent: request.isIdempotent,
-            hasIdempotencyKey: built.value(forHeader: "Idempotency-Key") != nil
-        )
+        let mayRepeat =
+            request.allowsRetry && built.isReplayable
+            && RetryPolicy.allowsRepeating(
+                method: built.method,
+                declaredIdempotent: request.isIdempotent,
+                hasIdempotencyKey: built.value(forHeader: "Idempotency-Key") != nil
+            )
         let road = stages(
             state: state,
             plugins: plugins,
@@ -312,7 +317,8 @@ public struct RequestExecutor: Sendable {
     ) -> Road {
         var retry: RetryStage?
         if let retryPolicy, retryPolicy.maxRetryCount > 0 {
-            retry = RetryStage(policy: retryPolicy, state: state, clock: clock, randomUnit: randomUnit, presentation: presentation)
+            retry = RetryStage(
+                policy: retryPolicy, state: state, clock: clock, randomUnit: randomUnit, presentation: presentation)
         }
         // The cache and coalescing are `send`'s: a stream's body is the caller's to read, once.
         let collects = if case .collect = body { true } else { false }
@@ -334,14 +340,17 @@ public struct RequestExecutor: Sendable {
     }
 
     /// Ends a failed request: the caller's error, progress, and the plugins' `wasCancelled` / `didFinish`.
-    private func fail(_ built: TransportRequest, with error: any Error, state: RequestState, plugins: PluginList) async -> any Error {
+    private func fail(_ built: TransportRequest, with error: any Error, state: RequestState, plugins: PluginList) async
+        -> any Error
+    {
         let cancelled = error is CancellationError || Task.isCancelled
-        let visible: any Error = switch error {
-        case _ where cancelled: CancellationError()
-        case let failure as ResponseFailure: failure.error
-        case let failure as RefreshFailure: failure.underlying
-        default: error
-        }
+        let visible: any Error =
+            switch error {
+            case _ where cancelled: CancellationError()
+            case let failure as ResponseFailure: failure.error
+            case let failure as RefreshFailure: failure.underlying
+            default: error
+            }
         built.progress?.markEnded(cancelled ? .cancelled : .failed)
         let metrics = state.finish()
         let request = (error as? ResponseFailure)?.exchange.request ?? built
@@ -354,10 +363,14 @@ public struct RequestExecutor: Sendable {
         return presentation.present(visible)
     }
 
-    private func decode<Request: Endpoint>(_ request: Request, _ received: ReceivedResponse) throws -> Request.Response {
+    private func decode<Request: Endpoint>(_ request: Request, _ received: ReceivedResponse) throws -> Request.Response
+    {
         let decoder = request.allowsResponseDecoderOverride ? responseDecoderProvider?() : nil
-        if request.decodesErrorModelOnSuccess || decodesErrorModelOnSuccess, let model = request.errorModel ?? errorModel,
-           let error = ServerErrorDecoding(model: model, decoder: decoder ?? request.jsonDecoder).error(head: received.head, body: received.body) {
+        if request.decodesErrorModelOnSuccess || decodesErrorModelOnSuccess,
+            let model = request.errorModel ?? errorModel,
+            let error = ServerErrorDecoding(model: model, decoder: decoder ?? request.jsonDecoder).error(
+                head: received.head, body: received.body)
+        {
             throw error
         }
         do {
@@ -389,7 +402,10 @@ public struct RequestExecutor: Sendable {
         // Most requests bring no plugin of their own and the engine's are registered in order already.
         if zip(plugins, plugins.dropFirst()).allSatisfy({ $0.priority >= $1.priority }) { return plugins }
         return plugins.enumerated()
-            .sorted { $0.element.priority != $1.element.priority ? $0.element.priority > $1.element.priority : $0.offset < $1.offset }
+            .sorted {
+                $0.element.priority != $1.element.priority
+                    ? $0.element.priority > $1.element.priority : $0.offset < $1.offset
+            }
             .map(\.element)
     }
 }

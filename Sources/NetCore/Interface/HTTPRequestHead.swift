@@ -49,13 +49,20 @@ public struct HTTPRequestHead: Sendable, Hashable {
     /// Creates a head for an absolute URL; its fragment and any user and password in it are not sent.
     /// - Throws: ``NetworkError/invalidURL`` for a URL without scheme or host, or with characters the wire cannot
     ///   carry.
-    public init(method: HTTPMethod = .get, url: URL, headerFields: HTTPHeaderFields = HTTPHeaderFields()) throws(NetworkError) {
+    public init(method: HTTPMethod = .get, url: URL, headerFields: HTTPHeaderFields = HTTPHeaderFields())
+        throws(NetworkError)
+    {
         let target = try Self.target(of: url)
-        try self.init(method: method, scheme: target.scheme, authority: target.authority, path: target.path, headerFields: headerFields)
+        try self.init(
+            method: method, scheme: target.scheme, authority: target.authority, path: target.path,
+            headerFields: headerFields)
     }
 
     /// A head whose parts the caller has already checked.
-    package init(uncheckedMethod method: HTTPMethod, scheme: String, authority: String, path: String, headerFields: HTTPHeaderFields) {
+    package init(
+        uncheckedMethod method: HTTPMethod, scheme: String, authority: String, path: String,
+        headerFields: HTTPHeaderFields
+    ) {
         self.method = method
         self.scheme = scheme
         self.authority = authority
@@ -85,7 +92,9 @@ public struct HTTPRequestHead: Sendable, Hashable {
 
     /// The port the authority names, if it names one.
     public var port: Int? {
-        guard let colon = authority.lastIndex(of: ":"), !authority[colon...].utf8.contains(UInt8(ascii: "]")) else { return nil }
+        guard let colon = authority.lastIndex(of: ":"), !authority[colon...].utf8.contains(UInt8(ascii: "]")) else {
+            return nil
+        }
         return Int(authority[authority.index(after: colon)...])
     }
 
@@ -106,7 +115,9 @@ public struct HTTPRequestHead: Sendable, Hashable {
     ///   - path: Percent-encoded, starting with `/` (or `*` alone, for `OPTIONS`); visible ASCII without `#`.
     /// - Throws: ``NetworkError/invalidURL``; the head is then unchanged.
     public mutating func setTarget(scheme: String, authority: String, path: String) throws(NetworkError) {
-        guard Self.isValidScheme(scheme), Self.isValidAuthority(authority), Self.isValidPath(path) else { throw .invalidURL }
+        guard Self.isValidScheme(scheme), Self.isValidAuthority(authority), Self.isValidPath(path) else {
+            throw .invalidURL
+        }
         self.scheme = scheme
         self.authority = authority
         self.path = path
@@ -151,14 +162,17 @@ public struct HTTPRequestHead: Sendable, Hashable {
 
     static func isValidScheme(_ scheme: String) -> Bool {
         guard let first = scheme.utf8.first, isLetter(first) else { return false }
-        return scheme.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+        return scheme.utf8.allSatisfy {
+            isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        }
     }
 
     static func isValidAuthority(_ authority: String) -> Bool {
-        !authority.isEmpty && authority.utf8.allSatisfy { byte in
-            isVisible(byte) && byte != UInt8(ascii: "/") && byte != UInt8(ascii: "?") && byte != UInt8(ascii: "#")
-                && byte != UInt8(ascii: "@")
-        }
+        !authority.isEmpty
+            && authority.utf8.allSatisfy { byte in
+                isVisible(byte) && byte != UInt8(ascii: "/") && byte != UInt8(ascii: "?") && byte != UInt8(ascii: "#")
+                    && byte != UInt8(ascii: "@")
+            }
     }
 
     static func isValidPath(_ path: String) -> Bool {
@@ -173,6 +187,8 @@ public struct HTTPRequestHead: Sendable, Hashable {
     }
 
     private static func isVisible(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
-    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }

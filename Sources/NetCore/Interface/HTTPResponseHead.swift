@@ -23,7 +23,7 @@ public struct HTTPResponseHead: Sendable, Hashable {
     /// The `Content-Length` the server declared, when it declared exactly one valid length.
     public var declaredContentLength: Int64? {
         guard let value = headerFields.value(for: "Content-Length"), !value.isEmpty,
-              value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return nil }
         return Int64(value)
     }

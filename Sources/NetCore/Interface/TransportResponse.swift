@@ -17,7 +17,9 @@ public struct TransportResponse: Sendable {
     public var headReceivedAt: ContinuousClock.Instant
 
     /// Creates a response from a head and a body.
-    public init(head: HTTPResponseHead, body: ResponseBody, url: URL? = nil, headReceivedAt: ContinuousClock.Instant = .now) {
+    public init(
+        head: HTTPResponseHead, body: ResponseBody, url: URL? = nil, headReceivedAt: ContinuousClock.Instant = .now
+    ) {
         self.head = head
         self.body = body
         self.url = url

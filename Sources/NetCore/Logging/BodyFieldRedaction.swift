@@ -57,7 +57,10 @@ enum BodyFieldRedaction {
     private static func closingQuote(in scalars: [Unicode.Scalar], from start: Int) -> Int? {
         var index = start
         while index < scalars.count {
-            if scalars[index] == "\\" { index += 2; continue }
+            if scalars[index] == "\\" {
+                index += 2
+                continue
+            }
             if scalars[index] == "\"" { return index }
             index += 1
         }

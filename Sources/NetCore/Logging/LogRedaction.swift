@@ -15,7 +15,9 @@ public enum LogRedaction {
     /// by default); user and password dropped.
     public static func url(_ url: URL?, rules: RedactionRules = .standard) -> String {
         guard let url else { return "-" }
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<unparsable URL>" }
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return "<unparsable URL>"
+        }
         var result = ""
         if let scheme = components.scheme { result += scheme + "://" }
         result += components.percentEncodedHost ?? ""
@@ -76,7 +78,7 @@ public enum LogRedaction {
         guard !data.isEmpty else { return "" }
         let prefix = data.prefix(limit)
         guard let text = String(data: prefix, encoding: .utf8) ?? String(data: prefix.dropLast(3), encoding: .utf8),
-              !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" })
+            !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" })
         else { return "<\(data.count) bytes of binary data>" }
         let flattened = String(text.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 })
         let redacted = BodyFieldRedaction.redact(flattened)

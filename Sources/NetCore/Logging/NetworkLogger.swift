@@ -49,7 +49,8 @@ public struct NetworkLogger: Sendable {
     private let sink: Sink?
 
     /// A logger that writes to the system's log (`os.Logger`) or to standard error.
-    public init(subsystem: String, category: String = "network", minimumLevel: Level? = NetworkLogger.environmentLevel) {
+    public init(subsystem: String, category: String = "network", minimumLevel: Level? = NetworkLogger.environmentLevel)
+    {
         self.subsystem = subsystem
         self.category = category
         self.minimumLevel = minimumLevel

@@ -32,7 +32,8 @@ public struct RedactionRules: Sendable, Equatable {
     public func hidesQueryValue(_ name: String) -> Bool {
         switch queryValues {
         case .all: true
-        case .named(let names): LogRedaction.isSecretName(name) || names.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+        case .named(let names):
+            LogRedaction.isSecretName(name) || names.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
         }
     }
 }

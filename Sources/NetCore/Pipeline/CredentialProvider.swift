@@ -1,4 +1,3 @@
-
 /// Where a request's credential comes from and how it is renewed after a 401: the seam of the credential stage.
 ///
 /// `NetworkManager` builds one from EKNetwork's `accessToken` closure and its `tokenRefresher`; NetAuth's

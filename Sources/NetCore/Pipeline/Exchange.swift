@@ -27,6 +27,7 @@ package struct Exchange: Sendable {
 
     /// The response as plugins see it.
     package var received: ReceivedResponse {
-        ReceivedResponse(head: response.head, body: data, isBodyTruncated: isTruncated, url: response.url, request: request.head)
+        ReceivedResponse(
+            head: response.head, body: data, isBodyTruncated: isTruncated, url: response.url, request: request.head)
     }
 }

@@ -134,7 +134,8 @@ public final class HoldTheLine: Sendable {
 
     /// Applies `change`; if it changed something and the line is now open, resumes every waiter in arrival order.
     private func openIfFree(_ change: (inout State) -> Bool) {
-        let (resumed, observer) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], (@Sendable (Int) -> Void)?) in
+        let (resumed, observer) = state.withLock {
+            state -> ([CheckedContinuation<Void, any Error>], (@Sendable (Int) -> Void)?) in
             guard change(&state), !state.isHeld, !state.waiters.isEmpty else { return ([], nil) }
             let resumed = state.waiters.sorted { $0.key < $1.key }.map(\.value)
             state.waiters.removeAll()

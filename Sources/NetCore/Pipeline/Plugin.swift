@@ -43,10 +43,12 @@ public protocol Plugin: Sendable {
     /// ``PluginVerdict/retry`` to send the request again (a replayable request, at most
     /// ``PluginVerdict/maximumRetries`` times), ``PluginVerdict/replace(_:)`` to go on with another response, or
     /// ``PluginVerdict/accept``.
-    func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict
+    func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws
+        -> PluginVerdict
 
     /// Observes how the request ended, once, with NetKit's own measurements.
-    func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics) async
+    func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics)
+        async
 
     /// Observes that the caller cancelled the request.
     func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics) async
@@ -56,15 +58,21 @@ extension Plugin {
     /// ``PluginPriority/normal``.
     public var priority: PluginPriority { .normal }
     /// Leaves the request as it is.
-    public func prepare(_ request: TransportRequest, context: PluginContext) async throws -> TransportRequest { request }
+    public func prepare(_ request: TransportRequest, context: PluginContext) async throws -> TransportRequest {
+        request
+    }
     /// Does nothing.
     public func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {}
     /// Does nothing.
     public func didReceive(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async {}
     /// Accepts the response.
-    public func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict { .accept }
+    public func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws
+        -> PluginVerdict
+    { .accept }
     /// Does nothing.
-    public func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics) async {}
+    public func didFinish(
+        _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics
+    ) async {}
     /// Does nothing.
     public func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics) async {}
 }

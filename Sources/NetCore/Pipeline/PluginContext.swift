@@ -24,7 +24,10 @@ public struct PluginContext: Sendable {
     public let startedAt: ContinuousClock.Instant
 
     /// Creates a context.
-    public init(requestNumber: UInt64, attempt: Int, reason: Reason, isStreaming: Bool, startedAt: ContinuousClock.Instant = .now) {
+    public init(
+        requestNumber: UInt64, attempt: Int, reason: Reason, isStreaming: Bool,
+        startedAt: ContinuousClock.Instant = .now
+    ) {
         self.requestNumber = requestNumber
         self.attempt = attempt
         self.reason = reason

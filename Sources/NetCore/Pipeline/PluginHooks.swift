@@ -21,7 +21,9 @@ package struct PluginHooks: OptionSet, Sendable {
     package static let didFail = PluginHooks(rawValue: 1 << 5)
     package static let wasCancelled = PluginHooks(rawValue: 1 << 6)
 
-    package static let all: PluginHooks = [.prepare, .willSend, .didReceive, .verify, .didSucceed, .didFail, .wasCancelled]
+    package static let all: PluginHooks = [
+        .prepare, .willSend, .didReceive, .verify, .didSucceed, .didFail, .wasCancelled,
+    ]
 }
 
 /// A plugin of NetKit's own that says which hooks it needs; the engine calls no other.
@@ -66,7 +68,8 @@ package struct PluginList: Sendable {
 
     /// The plugins that take part in `hook`, in order.
     package func taking(_ hook: PluginHooks) -> some Sequence<any Plugin> {
-        let plugins = self.plugins, hooks = self.hooks
+        let plugins = self.plugins
+        let hooks = self.hooks
         return plugins.indices.lazy.filter { hooks[$0].contains(hook) }.map { plugins[$0] }
     }
 }

@@ -38,7 +38,8 @@ package final class RequestState: Sendable {
             values.metrics.bytesSent += bytes ?? 0
             let reason = values.nextReason
             values.nextReason = .initial
-            return PluginContext(requestNumber: number, attempt: values.metrics.attempts, reason: reason, isStreaming: isStreaming)
+            return PluginContext(
+                requestNumber: number, attempt: values.metrics.attempts, reason: reason, isStreaming: isStreaming)
         }
     }
 

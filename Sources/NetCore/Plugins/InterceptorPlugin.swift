@@ -34,7 +34,9 @@ public struct InterceptorPlugin: Plugin {
     }
 
     /// Runs the response interceptor; its error fails the attempt.
-    public func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict {
+    public func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws
+        -> PluginVerdict
+    {
         try await self.response?(response)
         return .accept
     }

@@ -67,7 +67,8 @@ public struct LoggingPlugin: Plugin {
     public func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {
         switch context.reason {
         case .initial: break
-        case .retry(let wait): logger.log(.info, "\(line(request)): attempt \(context.attempt) after waiting \(milliseconds(wait))")
+        case .retry(let wait):
+            logger.log(.info, "\(line(request)): attempt \(context.attempt) after waiting \(milliseconds(wait))")
         case .refreshedCredential: logger.log(.info, "\(line(request)): credential renewed after 401, sending again")
         case .requestedByPlugin: logger.log(.info, "\(line(request)): a plugin asked for attempt \(context.attempt)")
         }
@@ -81,13 +82,19 @@ public struct LoggingPlugin: Plugin {
     public func didReceive(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async {
         guard logger.isEnabled(.debug) else { return }
         let size = response.body.map { Self.size($0.count) } ?? (context.isStreaming ? "streaming" : "body not read")
-        logger.log(.debug, "← \(response.statusCode) \(line(request)) \(size) in \(milliseconds(.now - context.startedAt))")
+        logger.log(
+            .debug, "← \(response.statusCode) \(line(request)) \(size) in \(milliseconds(.now - context.startedAt))")
     }
 
     /// Logs a failure at `error` level.
-    public func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics) async {
+    public func didFinish(
+        _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics
+    ) async {
         guard case .failure(let error) = result, !(error is CancellationError) else { return }
-        logger.log(.error, "\(line(request)) failed after \(metrics.attempts) attempt(s) in \(milliseconds(metrics.duration)): \(LogRedaction.describe(error))")
+        logger.log(
+            .error,
+            "\(line(request)) failed after \(metrics.attempts) attempt(s) in \(milliseconds(metrics.duration)): \(LogRedaction.describe(error))"
+        )
     }
 
     /// Logs a cancellation at `notice` level.

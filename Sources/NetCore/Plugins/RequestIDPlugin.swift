@@ -12,7 +12,9 @@ public struct RequestIDPlugin: Plugin {
     private let makeIdentifier: @Sendable () -> String
 
     /// Creates the plugin; `makeIdentifier` defaults to a random UUID.
-    public init(headerName: String = "X-Request-ID", makeIdentifier: @escaping @Sendable () -> String = { UUID().uuidString }) {
+    public init(
+        headerName: String = "X-Request-ID", makeIdentifier: @escaping @Sendable () -> String = { UUID().uuidString }
+    ) {
         self.headerName = headerName
         self.makeIdentifier = makeIdentifier
     }

@@ -26,8 +26,12 @@ public struct StatusCodeValidationPlugin: Plugin {
     }
 
     /// Throws ``HTTPError`` for any other status; a 401 is left to the credential's renewal.
-    public func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict {
+    public func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws
+        -> PluginVerdict
+    {
         guard !acceptable.contains(response.statusCode), response.statusCode != 401 else { return .accept }
-        throw HTTPError(statusCode: response.statusCode, data: response.body ?? Data(), headers: response.headers, isTruncated: response.isBodyTruncated)
+        throw HTTPError(
+            statusCode: response.statusCode, data: response.body ?? Data(), headers: response.headers,
+            isTruncated: response.isBodyTruncated)
     }
 }

@@ -175,7 +175,9 @@ public final class NetworkProgress: Observable, Sendable {
         let value = proposed.isNaN ? 0 : min(max(proposed, 0), 1)
         guard state.withLock({ value > $0.fraction && $0.outcome == nil }) else { return }
         // Observers are told outside the lock: an onChange handler that reads the value must not deadlock.
-        let subscribers: [AsyncStream<Double>.Continuation] = registrar.withMutation(of: self, keyPath: \.fractionCompleted) {
+        let subscribers: [AsyncStream<Double>.Continuation] = registrar.withMutation(
+            of: self, keyPath: \.fractionCompleted
+        ) {
             state.withLock { state in
                 guard value > state.fraction, state.outcome == nil else { return [] }
                 state.fraction = value

@@ -191,7 +191,8 @@ extension Endpoint {
     /// By the kind of `Response`: `Data`, `String` (an empty body is an empty value), or JSON with `decoder` or
     /// ``jsonDecoder``, at ``responseKeyPath`` when there is one (an empty body throws ``NetworkError/emptyResponse``).
     public func decode(_ response: ReceivedResponse, decoder: JSONDecoder?) throws -> Response {
-        try ResponseDecoding.decode(Response.self, from: response, keyPath: responseKeyPath, decoder: decoder ?? jsonDecoder)
+        try ResponseDecoding.decode(
+            Response.self, from: response, keyPath: responseKeyPath, decoder: decoder ?? jsonDecoder)
     }
 }
 

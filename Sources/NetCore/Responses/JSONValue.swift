@@ -136,7 +136,9 @@ extension JSONValue {
 
     /// Decodes a typed value from this one (for a part of an untyped answer whose shape you know), by encoding it
     /// back to JSON and decoding that with `decoder`.
-    public func decode<Value: Decodable>(_ type: Value.Type = Value.self, using decoder: JSONDecoder = JSONDecoder()) throws -> Value {
+    public func decode<Value: Decodable>(_ type: Value.Type = Value.self, using decoder: JSONDecoder = JSONDecoder())
+        throws -> Value
+    {
         try decoder.decode(Value.self, from: JSONEncoder().encode(self))
     }
 }

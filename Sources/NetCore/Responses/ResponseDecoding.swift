@@ -38,7 +38,9 @@ package enum ResponseDecoding {
         }
         // Each `as!` below converts a value to its own type: the comparison above it proved `Value` is that type.
         if Value.self == Data.self { return (body ?? Data()) as! Value }
-        if Value.self == String.self { return try ResponseText.decode(body ?? Data(), contentType: contentType()) as! Value }
+        if Value.self == String.self {
+            return try ResponseText.decode(body ?? Data(), contentType: contentType()) as! Value
+        }
         #if canImport(UIKit) || canImport(AppKit)
         if Value.self == ImageResponse.self {
             let type = contentType()
@@ -57,6 +59,8 @@ package enum ResponseDecoding {
         keyPath: [String]?,
         decoder: @autoclosure () -> JSONDecoder
     ) throws -> Value {
-        try decode(type, body: response.body, contentType: response.head.headerFields.value(for: "Content-Type"), keyPath: keyPath, decoder: decoder())
+        try decode(
+            type, body: response.body, contentType: response.head.headerFields.value(for: "Content-Type"),
+            keyPath: keyPath, decoder: decoder())
     }
 }

@@ -30,7 +30,9 @@ package enum ResponseKeyPath {
     /// - Throws: ``ResponseDecodingError/missingKey(key:path:)`` when a member is absent,
     ///   ``ResponseDecodingError/notAnObject(key:path:)`` when the path runs into something other than an object,
     ///   and the decoder's errors.
-    package static func decode<Value: Decodable>(_ type: Value.Type, from data: Data, path: [String], decoder: JSONDecoder) throws -> Value {
+    package static func decode<Value: Decodable>(
+        _ type: Value.Type, from data: Data, path: [String], decoder: JSONDecoder
+    ) throws -> Value {
         let walk = Walk(path: path, names: names(of: path, decoder: decoder))
         return try $walk.withValue(walk) { try decoder.decode(Located<Value>.self, from: data).value }
     }
@@ -41,8 +43,8 @@ package enum ResponseKeyPath {
         if case .useDefaultKeys = decoder.keyDecodingStrategy { return path.map { [$0] } }
         let document = path.reversed().reduce(JSONValue.number(0)) { inner, key in .object([key: inner]) }
         guard let data = try? JSONEncoder().encode(document),
-              let renamed = try? decoder.decode(RenamedKeys.self, from: data).names,
-              renamed.count == path.count
+            let renamed = try? decoder.decode(RenamedKeys.self, from: data).names,
+            renamed.count == path.count
         else { return path.map { [$0] } }
         return zip(renamed, path).map { renamed, key in renamed == key ? [key] : [renamed, key] }
     }
@@ -75,7 +77,9 @@ package enum ResponseKeyPath {
         }
 
         /// The key of `walk`'s key number `index` as `container` holds it.
-        private static func key(at index: Int, of walk: Walk, in container: KeyedDecodingContainer<AnyKey>) throws -> AnyKey {
+        private static func key(at index: Int, of walk: Walk, in container: KeyedDecodingContainer<AnyKey>) throws
+            -> AnyKey
+        {
             for name in walk.names[index] where container.contains(AnyKey(stringValue: name)) {
                 return AnyKey(stringValue: name)
             }

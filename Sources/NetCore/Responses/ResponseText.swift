@@ -27,7 +27,7 @@ package enum ResponseText {
             switch HeaderValidation.lowercased(label) {
             case "utf-8", "utf8", "unicode-1-1-utf-8": self = .utf8
             case "windows-1252", "cp1252", "x-cp1252", "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1",
-                 "ibm819", "cp819", "us-ascii", "ascii", "ansi_x3.4-1968":
+                "ibm819", "cp819", "us-ascii", "ascii", "ansi_x3.4-1968":
                 self = .windows1252
             case "utf-16", "utf16": self = .utf16
             case "utf-16be", "unicodefffe": self = .utf16BigEndian
@@ -66,22 +66,25 @@ package enum ResponseText {
     /// `text` without the spaces and tabs around it (optional whitespace in a header value, RFC 9110 §5.6.3).
     private static func trimmed(_ text: Substring) -> Substring {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+        else { return "" }
         return text[first...last]
     }
 
-    private static func decode(_ data: Data, as charset: Charset, label: String) throws(ResponseDecodingError) -> String {
+    private static func decode(_ data: Data, as charset: Charset, label: String) throws(ResponseDecodingError) -> String
+    {
         if data.isEmpty { return "" }
-        let text: String? = switch charset {
-        case .utf8: String(data: data, encoding: .utf8)
-        case .windows1252: windows1252(data)
-        case .utf16: utf16(data)
-        case .utf16BigEndian: String(data: data, encoding: .utf16BigEndian)
-        case .utf16LittleEndian: String(data: data, encoding: .utf16LittleEndian)
-        case .utf32: String(data: data, encoding: .utf32)
-        case .utf32BigEndian: String(data: data, encoding: .utf32BigEndian)
-        case .utf32LittleEndian: String(data: data, encoding: .utf32LittleEndian)
-        }
+        let text: String? =
+            switch charset {
+            case .utf8: String(data: data, encoding: .utf8)
+            case .windows1252: windows1252(data)
+            case .utf16: utf16(data)
+            case .utf16BigEndian: String(data: data, encoding: .utf16BigEndian)
+            case .utf16LittleEndian: String(data: data, encoding: .utf16LittleEndian)
+            case .utf32: String(data: data, encoding: .utf32)
+            case .utf32BigEndian: String(data: data, encoding: .utf32BigEndian)
+            case .utf32LittleEndian: String(data: data, encoding: .utf32LittleEndian)
+            }
         guard let text else { throw .undecodableText(charset: label) }
         return text
     }
@@ -107,7 +110,9 @@ package enum ResponseText {
 
     /// The code points of bytes 0x80–0x9F in windows-1252.
     private static let windows1252High: [UInt32] = [
-        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
-        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D,
+        0x017D, 0x008F,
+        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D,
+        0x017E, 0x0178,
     ]
 }

@@ -1,4 +1,3 @@
-
 /// A response type that exposes the HTTP status code and headers instead of a body.
 public struct StatusCodeResponse: Decodable, Equatable, Sendable {
     /// The response's status code.

@@ -68,7 +68,9 @@ public struct RetryPolicy: Sendable {
         maxRetryAfter: TimeInterval = 120,
         jitter: Jitter = .proportional(0.5)
     ) {
-        self.init(maxRetryCount, delay, backoffMultiplier, maxDelay, maxRetryAfter, jitter, RetryPolicy.isTransient, judgesByStatus: true)
+        self.init(
+            maxRetryCount, delay, backoffMultiplier, maxDelay, maxRetryAfter, jitter, RetryPolicy.isTransient,
+            judgesByStatus: true)
     }
 
     /// Creates a policy that retries what `shouldRetry` accepts (EKNetwork's initializer, with NetKit's options).
@@ -84,7 +86,9 @@ public struct RetryPolicy: Sendable {
         jitter: Jitter = .proportional(0.5),
         shouldRetry: @escaping @Sendable (any Error) -> Bool
     ) {
-        self.init(maxRetryCount, delay, backoffMultiplier, maxDelay, maxRetryAfter, jitter, shouldRetry, judgesByStatus: false)
+        self.init(
+            maxRetryCount, delay, backoffMultiplier, maxDelay, maxRetryAfter, jitter, shouldRetry, judgesByStatus: false
+        )
     }
 
     private init(
@@ -160,7 +164,8 @@ public struct RetryPolicy: Sendable {
         now: Date = Date(),
         randomUnit: Double = Double.random(in: 0..<1)
     ) -> TimeInterval? {
-        delay(beforeRetry: retry, after: error, presentedAs: error, response: response, now: now, randomUnit: randomUnit)
+        delay(
+            beforeRetry: retry, after: error, presentedAs: error, response: response, now: now, randomUnit: randomUnit)
     }
 
     /// ``delay(beforeRetry:after:response:now:randomUnit:)`` for an error the caller will see as `presented`
@@ -175,18 +180,21 @@ public struct RetryPolicy: Sendable {
         randomUnit: Double
     ) -> TimeInterval? {
         guard retry >= 1, retry <= maxRetryCount else { return nil }
-        let retryable = judgesByStatus ? Self.isTransient(error, statusCode: response?.statusCode) : shouldRetry(presented())
+        let retryable =
+            judgesByStatus ? Self.isTransient(error, statusCode: response?.statusCode) : shouldRetry(presented())
         guard retryable else { return nil }
-        let retryAfterHeader = response?.headerFields.value(for: "Retry-After")
+        let retryAfterHeader =
+            response?.headerFields.value(for: "Retry-After")
             ?? (error as? HTTPError)?.value(forHeader: "Retry-After")
         if let retryAfterHeader, let retryAfter = RetryAfter.seconds(from: retryAfterHeader, now: now()) {
             return retryAfter <= maxRetryAfter ? retryAfter : nil
         }
         let backoff = delay * pow(backoffMultiplier, Double(retry - 1))
-        let spread: Double = switch jitter {
-        case .proportional(let fraction): max(fraction, 0) * min(max(randomUnit, 0), 1)
-        case .none: 0
-        }
+        let spread: Double =
+            switch jitter {
+            case .proportional(let fraction): max(fraction, 0) * min(max(randomUnit, 0), 1)
+            case .none: 0
+            }
         // Both bounds are at least `delay` (the multiplier is at least 1): no wait is shorter.
         return min(max(maxDelay, delay), backoff + backoff * spread)
     }

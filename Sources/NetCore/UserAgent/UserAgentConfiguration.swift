@@ -45,7 +45,8 @@ public struct UserAgentConfiguration: Sendable, Equatable {
     /// `AppName/Version (BundleID; build:BuildNumber; Platform OSVersion) NetKit/Version`, with CR, LF and
     /// other control characters removed so the string is always a valid header value.
     public func generateUserAgentString() -> String {
-        let raw = "\(appName)/\(appVersion) (\(bundleIdentifier); build:\(buildNumber); \(platform) \(osVersion)) NetKit/\(networkVersion)"
+        let raw =
+            "\(appName)/\(appVersion) (\(bundleIdentifier); build:\(buildNumber); \(platform) \(osVersion)) NetKit/\(networkVersion)"
         return String(String.UnicodeScalarView(raw.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
     }
 

@@ -25,7 +25,9 @@ enum SetCookieSplitting {
     /// Whether `bytes` from `position` hold optional spaces, a cookie name (an RFC 9110 token) and `=`.
     private static func startsCookie(_ bytes: [UInt8], at position: Int) -> Bool {
         var index = position
-        while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") {
+            index += 1
+        }
         let nameStart = index
         while index < bytes.count, HeaderValidation.isTokenByte(bytes[index]) { index += 1 }
         return index > nameStart && index < bytes.count && bytes[index] == UInt8(ascii: "=")
@@ -33,8 +35,12 @@ enum SetCookieSplitting {
 
     private static func appendTrimmed(_ slice: ArraySlice<UInt8>, to cookies: inout [String]) {
         var slice = slice
-        while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { slice = slice.dropFirst() }
-        while let last = slice.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { slice = slice.dropLast() }
+        while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            slice = slice.dropFirst()
+        }
+        while let last = slice.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+            slice = slice.dropLast()
+        }
         if !slice.isEmpty { cookies.append(String(decoding: slice, as: UTF8.self)) }
     }
 }

@@ -31,7 +31,8 @@ extension URLError: TransportErrorConvertible {
         self.init(
             code,
             userInfo: [
-                NSLocalizedDescriptionKey: sentence, NSLocalizedFailureReasonErrorKey: sentence, NSUnderlyingErrorKey: error,
+                NSLocalizedDescriptionKey: sentence, NSLocalizedFailureReasonErrorKey: sentence,
+                NSUnderlyingErrorKey: error,
             ]
         )
     }
@@ -40,20 +41,21 @@ extension URLError: TransportErrorConvertible {
     static func sentence(for error: TransportError) -> String {
         let host = error.host.flatMap { $0.isEmpty ? nil : HeaderValidation.printable($0) }
         let server = host ?? "the server"
-        let what = switch error.kind {
-        case .cannotConnect: "Could not connect to \(server)"
-        case .connectionReset: "The connection to \(server) was reset"
-        case .connectionLost: "The connection to \(server) was lost"
-        case .timedOut: "The request to \(server) timed out"
-        case .cannotFindHost: host.map { "The host \($0) could not be found" } ?? "The host could not be found"
-        case .notConnected: "Could not reach \(server): the device is not connected to a network"
-        case .badResponse: "The response from \(server) was not well-formed HTTP"
-        case .tlsFailure: "TLS with \(server) failed"
-        case .tooManyRedirects: "The redirects from \(server) went on too long or in a circle"
-        case .unsupportedURL: "The URL for \(server) cannot be sent by this transport"
-        case .cancelled: "The transfer from \(server) was cancelled"
-        default: "The request to \(server) failed"
-        }
+        let what =
+            switch error.kind {
+            case .cannotConnect: "Could not connect to \(server)"
+            case .connectionReset: "The connection to \(server) was reset"
+            case .connectionLost: "The connection to \(server) was lost"
+            case .timedOut: "The request to \(server) timed out"
+            case .cannotFindHost: host.map { "The host \($0) could not be found" } ?? "The host could not be found"
+            case .notConnected: "Could not reach \(server): the device is not connected to a network"
+            case .badResponse: "The response from \(server) was not well-formed HTTP"
+            case .tlsFailure: "TLS with \(server) failed"
+            case .tooManyRedirects: "The redirects from \(server) went on too long or in a circle"
+            case .unsupportedURL: "The URL for \(server) cannot be sent by this transport"
+            case .cancelled: "The transfer from \(server) was cancelled"
+            default: "The request to \(server) failed"
+            }
         guard let detail = error.detail, !detail.isEmpty else { return "\(what) (\(error.kind))" }
         return "\(what) (\(error.kind): \(HeaderValidation.printable(detail)))"
     }
@@ -66,10 +68,12 @@ extension URLError: TransportErrorConvertible {
         case .timedOut: .timedOut
         case .cannotFindHost, .dnsLookupFailed: .cannotFindHost
         case .notConnectedToInternet, .internationalRoamingOff, .dataNotAllowed, .callIsActive: .notConnected
-        case .badServerResponse, .cannotParseResponse, .zeroByteResource, .cannotDecodeRawData, .cannotDecodeContentData:
+        case .badServerResponse, .cannotParseResponse, .zeroByteResource, .cannotDecodeRawData,
+            .cannotDecodeContentData:
             .badResponse
-        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
-             .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired:
+        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+            .serverCertificateHasUnknownRoot,
+            .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired:
             .tlsFailure
         case .httpTooManyRedirects, .redirectToNonExistentLocation: .tooManyRedirects
         case .badURL, .unsupportedURL: .unsupportedURL

@@ -27,7 +27,9 @@ extension URLRequest {
         guard !fields.isEmpty else { return }
         // A conditional request (NetKit's ResponseCache validating, or the caller's own) must reach the server and
         // bring its 304 back: the session's URLCache neither answers it nor swaps the 304 for a 200 of its own.
-        if fields.contains("If-None-Match") || fields.contains("If-Modified-Since") { cachePolicy = .reloadIgnoringLocalCacheData }
+        if fields.contains("If-None-Match") || fields.contains("If-Modified-Since") {
+            cachePolicy = .reloadIgnoringLocalCacheData
+        }
         // One entry per name, repeats joined (`HTTPHeaderFields.dictionary`), assigned at once: on Linux every
         // setValue copies the request and compares each name through NSString.
         allHTTPHeaderFields = fields.dictionary
@@ -42,8 +44,8 @@ extension URLRequest {
     /// cookies in place of a request's own header, so URLSessionTransport turns that off and calls this instead.
     package func addingStoredCookies(from storage: HTTPCookieStorage?, for request: TransportRequest) -> URLRequest {
         guard let storage, !request.cookiesFromJar, !request.head.headerFields.contains("Cookie"), let url,
-              let cookies = storage.cookies(for: url), !cookies.isEmpty,
-              let header = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"], !header.isEmpty
+            let cookies = storage.cookies(for: url), !cookies.isEmpty,
+            let header = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"], !header.isEmpty
         else { return self }
         var copy = self
         copy.setValue(header, forHTTPHeaderField: "Cookie")

@@ -25,6 +25,7 @@ public struct ByteStreamTransport: HTTPTransport {
         // Whatever has arrived is handed over as one chunk: a reader that waits gets each byte at once.
         let chunker = ByteStreamChunker(bytes)
         let chunks = AsyncThrowingStream<Data, any Error>(unfolding: { try await chunker.next() })
-        return TransportResponse(head: HTTPResponseHead(http), body: ResponseBody(chunks), url: http.url == head.url ? nil : http.url)
+        return TransportResponse(
+            head: HTTPResponseHead(http), body: ResponseBody(chunks), url: http.url == head.url ? nil : http.url)
     }
 }

@@ -88,7 +88,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        challengeQueue.async { self.answerSessionChallenge(challenge, in: session, completionHandler: completionHandler) }
+        challengeQueue.async {
+            self.answerSessionChallenge(challenge, in: session, completionHandler: completionHandler)
+        }
     }
 
     private func answerSessionChallenge(
@@ -137,11 +139,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         in session: URLSession
     ) -> @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void {
         #if canImport(FoundationNetworking)
-        let stored = challenge.previousFailureCount == 0
+        let stored =
+            challenge.previousFailureCount == 0
             ? session.configuration.urlCredentialStorage?.defaultCredential(for: challenge.protectionSpace) : nil
         return { disposition, credential in
             guard disposition == .performDefaultHandling else { return completion(disposition, credential) }
-            if let stored { completion(.useCredential, stored) } else { completion(.cancelAuthenticationChallenge, nil) }
+            if let stored {
+                completion(.useCredential, stored)
+            } else {
+                completion(.cancelAuthenticationChallenge, nil)
+            }
         }
         #else
         return completion
@@ -179,7 +186,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             }
             transfer.challengedHead = nil
             transfer.expected = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
-            let arrived = ArrivedHead(head: HTTPResponseHead(http), url: transfer.redirected ? http.url : nil, at: arrival)
+            let arrived = ArrivedHead(
+                head: HTTPResponseHead(http), url: transfer.redirected ? http.url : nil, at: arrival)
             var handedOut: TransportResponse?
             switch transfer.delivery {
             case .streamed(let writer, let unread?):
@@ -191,7 +199,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 transfer.delivery = .whole(limits, head: arrived, delivered: delivered)
                 // Only what the caller keeps is reserved: a lying Content-Length cannot make the transport allocate.
                 let limit = limits.limit(forStatus: http.statusCode)
-                let reserved = min(http.expectedContentLength, Int64(min(limit, ResponseBody.maximumUpfrontReservation)))
+                let reserved = min(
+                    http.expectedContentLength, Int64(min(limit, ResponseBody.maximumUpfrontReservation)))
                 var gathered = Data()
                 if reserved > 0 { gathered.reserveCapacity(Int(reserved)) }
                 state.gathered[id] = gathered
@@ -269,7 +278,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         totalBytesExpectedToSend: Int64
     ) {
         let target: (NetworkProgress, Int64?)? = state.withLock { state in
-            guard let transfer = state.transfers[task.taskIdentifier], let progress = transfer.progress else { return nil }
+            guard let transfer = state.transfers[task.taskIdentifier], let progress = transfer.progress else {
+                return nil
+            }
             // Streamed bodies report 0 as expected total on Linux; the body knows its own length.
             return (progress, transfer.uploadLength ?? (totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil))
         }
@@ -306,14 +317,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             // The borrowed delegate declined the challenge (or it failed again): the 401 is the answer, and its head
             // arrived when it was held back.
             if case .streamed(let writer, _) = transfer.delivery { writer.finish() }
-            waiter.resume(returning: TransportResponse(head: HTTPResponseHead(head), body: ResponseBody(data: body), headReceivedAt: arrival))
+            waiter.resume(
+                returning: TransportResponse(
+                    head: HTTPResponseHead(head), body: ResponseBody(data: body), headReceivedAt: arrival))
             return
         }
         let host = transfer.origin?.host()
         switch transfer.delivery {
         case .streamed(let writer, _):
             if let waiter = transfer.head {
-                waiter.resume(throwing: error.map { Self.transportError($0, afterHead: false, host: host) } ?? Self.noHead(host: host))
+                waiter.resume(
+                    throwing: error.map { Self.transportError($0, afterHead: false, host: host) }
+                        ?? Self.noHead(host: host))
             }
             // A body shorter than its Content-Length arrives here as an error (libcurl and Apple's stack both
             // check); counting bytes here would misjudge HEAD responses and decompressed bodies.

@@ -25,6 +25,7 @@ public struct SessionProtocolTransport: HTTPTransport {
         let (data, response) = try await session.data(for: head)
         guard let http = response as? HTTPURLResponse else { throw NetworkError.invalidResponse }
         request.progress?.reportReceived(Int64(data.count), of: Int64(data.count))
-        return TransportResponse(head: HTTPResponseHead(http), body: ResponseBody(data: data), url: http.url == head.url ? nil : http.url)
+        return TransportResponse(
+            head: HTTPResponseHead(http), body: ResponseBody(data: data), url: http.url == head.url ? nil : http.url)
     }
 }

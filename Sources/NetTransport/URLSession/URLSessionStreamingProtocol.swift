@@ -18,7 +18,8 @@ public protocol URLSessionStreamingProtocol: Sendable {
 extension URLSession: URLSessionStreamingProtocol {
     /// Streams `request` through a transport that borrows this session's configuration and delegate, and
     /// hands the body out one byte per element, as EKNetwork's protocol asks.
-    public func byteStream(for request: URLRequest) async throws -> (AsyncThrowingStream<UInt8, any Error>, URLResponse) {
+    public func byteStream(for request: URLRequest) async throws -> (AsyncThrowingStream<UInt8, any Error>, URLResponse)
+    {
         let transport = URLSessionTransport(borrowing: self)
         let response = try await transport.send(TransportRequest(request))
         let body = response.body

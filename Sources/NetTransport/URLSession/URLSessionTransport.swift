@@ -35,7 +35,9 @@ public actor URLSessionTransport: HTTPTransport {
     public static let defaultBufferLimit = 16 << 20
 
     /// Creates a transport with its own session built from `configuration`.
-    public init(configuration: URLSessionConfiguration = .default, bufferLimit: Int = URLSessionTransport.defaultBufferLimit) {
+    public init(
+        configuration: URLSessionConfiguration = .default, bufferLimit: Int = URLSessionTransport.defaultBufferLimit
+    ) {
         self.init(configuration: configuration, challengeHandler: nil, bufferLimit: bufferLimit)
     }
 
@@ -47,7 +49,8 @@ public actor URLSessionTransport: HTTPTransport {
         self.init(configuration: session.configuration, challengeHandler: session.delegate, bufferLimit: bufferLimit)
     }
 
-    private init(configuration: URLSessionConfiguration, challengeHandler: (any URLSessionDelegate)?, bufferLimit: Int) {
+    private init(configuration: URLSessionConfiguration, challengeHandler: (any URLSessionDelegate)?, bufferLimit: Int)
+    {
         self.bufferLimit = max(1, bufferLimit)
         #if canImport(FoundationNetworking)
         // FoundationNetworking would put its stored cookies in place of a request's own Cookie header (the cookie
@@ -58,7 +61,8 @@ public actor URLSessionTransport: HTTPTransport {
         #endif
         let delegate = SessionDelegate(challengeHandler: challengeHandler)
         self.delegate = delegate
-        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: Self.makeDelegateQueue())
+        self.session = URLSession(
+            configuration: configuration, delegate: delegate, delegateQueue: Self.makeDelegateQueue())
     }
 
     /// On Linux, callbacks run inline on URLSession's work queue (see ``InlineDelegateQueue``: a thread hand-off per
@@ -110,14 +114,16 @@ public actor URLSessionTransport: HTTPTransport {
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    delegate.register(task, transfer: SessionDelegate.Transfer(
-                        head: continuation,
-                        delivery: delivery,
-                        progress: request.progress,
-                        uploadLength: request.bodyLength,
-                        origin: task.originalRequest?.url,
-                        completed: closeUpload
-                    ))
+                    delegate.register(
+                        task,
+                        transfer: SessionDelegate.Transfer(
+                            head: continuation,
+                            delivery: delivery,
+                            progress: request.progress,
+                            uploadLength: request.bodyLength,
+                            origin: task.originalRequest?.url,
+                            completed: closeUpload
+                        ))
                     task.resume()
                 }
             } onCancel: {
@@ -128,7 +134,9 @@ public actor URLSessionTransport: HTTPTransport {
         } catch {
             // No head, so the transfer is over: the caller must find the body's files closed.
             upload?.close()
-            if Task.isCancelled, (error as? URLError)?.code == .cancelled || (error as? TransportError)?.kind == .cancelled {
+            if Task.isCancelled,
+                (error as? URLError)?.code == .cancelled || (error as? TransportError)?.kind == .cancelled
+            {
                 throw CancellationError()
             }
             // libcurl reports an aborted upload generically; the body knows what broke.

@@ -24,7 +24,8 @@ enum StreamedBodyFraming {
 
     /// The header changes for a streamed body of `length` bytes (`nil` when unknown), as
     /// (name, value) pairs where `nil` removes the header. A pure decision, tested without I/O.
-    static func headers(forLength length: Int64?, isLibcurl: Bool = Self.isLibcurl) -> [(name: String, value: String?)] {
+    static func headers(forLength length: Int64?, isLibcurl: Bool = Self.isLibcurl) -> [(name: String, value: String?)]
+    {
         guard let length else {
             // Unknown size: chunked is the only honest framing; a stale length must not survive.
             return [("Content-Length", nil), ("Transfer-Encoding", nil)]

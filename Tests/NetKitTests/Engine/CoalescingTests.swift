@@ -130,7 +130,9 @@ struct CoalescingTests {
     func headAndFailures() async throws {
         let gate = StubGate()
         let stub = StubTransport { request, _ in
-            request.method == .head ? .status(200).held(by: gate) : StubTransport.Reply.failure(TransportError(.connectionLost)).held(by: gate)
+            request.method == .head
+                ? .status(200).held(by: gate)
+                : StubTransport.Reply.failure(TransportError(.connectionLost)).held(by: gate)
         }
         let (manager, coalescer) = try Self.manager(stub)
         let heads = (0..<3).map { _ in Task { try await manager.send(HeadItem()) } }

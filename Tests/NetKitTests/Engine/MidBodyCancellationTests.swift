@@ -32,7 +32,8 @@ struct MidBodyCancellationTests {
 
     /// Sends through a body that stays open, cancels once the request reached the transport, and returns how
     /// the request and its progress ended.
-    func cancelMidBody<R: NetworkRequest & Sendable>(_ make: (NetworkProgress) -> R) async -> (any Error)? where R.Response: Sendable {
+    func cancelMidBody<R: NetworkRequest & Sendable>(_ make: (NetworkProgress) -> R) async -> (any Error)?
+    where R.Response: Sendable {
         let (reached, signal) = AsyncStream.makeStream(of: Void.self)
         let transport = OpenBodyTransport(status: 200, firstChunk: Data("partial".utf8), reached: signal)
         let manager = NetworkManager(baseURL: stubBase, transport: transport)

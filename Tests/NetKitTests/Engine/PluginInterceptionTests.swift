@@ -26,7 +26,9 @@ struct PluginInterceptionTests {
 
     /// Asks for a second attempt whatever the first one's status: what a middleware calling `next` twice did.
     struct SendAgainOnce: Plugin {
-        func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict {
+        func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws
+            -> PluginVerdict
+        {
             context.attempt == 1 ? .retry : .accept
         }
     }
@@ -35,9 +37,12 @@ struct PluginInterceptionTests {
     func order() async throws {
         let trail = EventLog()
         let stub = StubTransport { _, _ in .json(#"{"id":1,"name":"a"}"#) }
-        let manager = NetworkManager(baseURL: stubBase, transport: stub, plugins: [
-            Tag(name: "A", trail: trail), Tag(name: "B", trail: trail), Tag(name: "C", trail: trail, priority: .high),
-        ])
+        let manager = NetworkManager(
+            baseURL: stubBase, transport: stub,
+            plugins: [
+                Tag(name: "A", trail: trail), Tag(name: "B", trail: trail),
+                Tag(name: "C", trail: trail, priority: .high),
+            ])
         _ = try await manager.send(GetUser(), accessToken: nil)
         #expect(trail.all == ["→C", "→A", "→B", "←C", "←A", "←B"])
         let streamed = try await manager.stream(GetUser(), accessToken: nil)
@@ -52,7 +57,8 @@ struct PluginInterceptionTests {
     @Test("a plugin may have the request sent again")
     func sendsAgain() async throws {
         let stub = StubTransport(replies: [.status(500), .json(#"{"id":2,"name":"b"}"#)])
-        let user = try await NetworkManager(baseURL: stubBase, transport: stub, plugins: [SendAgainOnce()]).send(GetUser(), accessToken: nil)
+        let user = try await NetworkManager(baseURL: stubBase, transport: stub, plugins: [SendAgainOnce()]).send(
+            GetUser(), accessToken: nil)
         #expect(user.id == 2)
         #expect(stub.requestCount == 2)
     }
@@ -62,9 +68,15 @@ struct PluginInterceptionTests {
         var request = TransportRequest(head: try HTTPRequestHead(url: stubBase))
         #expect(throws: NetworkError.invalidHeader(name: "X-A")) { try request.setHeader("X-A", "1\r\nX-B: 2") }
         #expect(throws: NetworkError.invalidHeader(name: "X-A")) { try request.addHeader("X-A", "1\nX-B: 2") }
-        #expect(throws: NetworkError.invalidHeader(name: "X-A")) { try request.head.headerFields.setValue("a\0b", for: "X-A") }
-        #expect(throws: NetworkError.invalidHeader(name: "X-A")) { try request.head.headerFields.addValue("a\rb", for: "X-A") }
-        #expect(throws: NetworkError.self) { try request.head.headerFields.append(HTTPHeaderField(name: "X-A\r\nX-B", value: "1")) }
+        #expect(throws: NetworkError.invalidHeader(name: "X-A")) {
+            try request.head.headerFields.setValue("a\0b", for: "X-A")
+        }
+        #expect(throws: NetworkError.invalidHeader(name: "X-A")) {
+            try request.head.headerFields.addValue("a\rb", for: "X-A")
+        }
+        #expect(throws: NetworkError.self) {
+            try request.head.headerFields.append(HTTPHeaderField(name: "X-A\r\nX-B", value: "1"))
+        }
         #expect(throws: NetworkError.invalidURL) { try request.head.setPath("/a\r\nX-B: 2") }
         #expect(throws: NetworkError.invalidURL) { try request.head.setQuery("a=1 HTTP/1.1\r\nX-B: 2") }
         #expect(request.head.headerFields.isEmpty)
@@ -80,7 +92,9 @@ struct PluginInterceptionTests {
         }
         let stub = StubTransport(replies: [.status(204)])
         let manager = NetworkManager(baseURL: stubBase, transport: stub, plugins: [Smuggler()])
-        await #expect(throws: NetworkError.invalidHeader(name: "X-Note")) { try await manager.send(DeleteUser(), accessToken: nil) }
+        await #expect(throws: NetworkError.invalidHeader(name: "X-Note")) {
+            try await manager.send(DeleteUser(), accessToken: nil)
+        }
         #expect(stub.requestCount == 0)
     }
 
@@ -93,12 +107,18 @@ struct PluginInterceptionTests {
         let manager = NetworkManager(baseURL: stubBase, transport: stub, plugins: [bearer, key])
         _ = try await manager.send(GetUser(retries: 1), accessToken: nil)
         #expect(stub.requests.map(\.bearer) == ["Bearer t-1", "Bearer t-2"])
-        #expect(stub.requests.map { $0.url?.query } == ["api_key=k", "api_key=k"], "the query item is replaced, not repeated")
+        #expect(
+            stub.requests.map { $0.url?.query } == ["api_key=k", "api_key=k"],
+            "the query item is replaced, not repeated")
     }
 
     @Test("Basic credentials that cannot be sent are refused when the plugin is made")
     func basicCredentialsChecked() {
-        #expect(throws: BasicAuthenticationPlugin.InvalidCredentials()) { try BasicAuthenticationPlugin(username: "a:b", password: "pw") }
-        #expect(throws: BasicAuthenticationPlugin.InvalidCredentials()) { try BasicAuthenticationPlugin(username: "ann", password: "p\r\nw") }
+        #expect(throws: BasicAuthenticationPlugin.InvalidCredentials()) {
+            try BasicAuthenticationPlugin(username: "a:b", password: "pw")
+        }
+        #expect(throws: BasicAuthenticationPlugin.InvalidCredentials()) {
+            try BasicAuthenticationPlugin(username: "ann", password: "p\r\nw")
+        }
     }
 }

@@ -26,7 +26,8 @@ struct ProgressOutcomeTests {
     func success() async throws {
         let progress = NetworkProgress()
         let seen = updates(of: progress)
-        _ = try await NetworkManager(baseURL: stubBase, transport: StubTransport(replies: [.status(204)])).send(Upload(progress: progress), accessToken: nil)
+        _ = try await NetworkManager(baseURL: stubBase, transport: StubTransport(replies: [.status(204)])).send(
+            Upload(progress: progress), accessToken: nil)
         #expect(await seen.value.last == 1.0)
         #expect(progress.outcome == .completed)
     }
@@ -36,7 +37,8 @@ struct ProgressOutcomeTests {
         let progress = NetworkProgress()
         let seen = updates(of: progress)
         await #expect(throws: HTTPError.self) {
-            try await NetworkManager(baseURL: stubBase, transport: StubTransport(replies: [.status(500)])).send(Upload(progress: progress), accessToken: nil)
+            try await NetworkManager(baseURL: stubBase, transport: StubTransport(replies: [.status(500)])).send(
+                Upload(progress: progress), accessToken: nil)
         }
         let values = await seen.value
         #expect(values.allSatisfy { $0 < 1.0 })
@@ -53,7 +55,10 @@ struct ProgressOutcomeTests {
             signal.yield()
             return StubTransport.Reply.status(204).delayed(by: .seconds(600))
         }
-        let task = Task { try await NetworkManager(baseURL: stubBase, transport: stub).send(Upload(progress: progress), accessToken: nil) }
+        let task = Task {
+            try await NetworkManager(baseURL: stubBase, transport: stub).send(
+                Upload(progress: progress), accessToken: nil)
+        }
         var iterator = arrived.makeAsyncIterator()
         await iterator.next()
         task.cancel()

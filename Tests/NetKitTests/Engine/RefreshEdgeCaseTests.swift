@@ -8,7 +8,8 @@ struct RefreshEdgeCaseTests {
     /// Answers 401 unless the request carries the token `RefreshGate` hands out once opened.
     func acceptingOnlyFreshToken() -> StubTransport {
         StubTransport { request, _ in
-            request.value(forHeader: "Authorization") == "Bearer fresh" ? .json(#"{"id":1,"name":"ann"}"#) : .status(401)
+            request.value(forHeader: "Authorization") == "Bearer fresh"
+                ? .json(#"{"id":1,"name":"ann"}"#) : .status(401)
         }
     }
 
@@ -20,7 +21,9 @@ struct RefreshEdgeCaseTests {
         manager.tokenRefreshPolicy = TokenRefreshPolicy(maxRefreshes: 2, interval: .seconds(3600))
         manager.tokenRefresher = refresher
         for _ in 0..<2 {
-            await #expect(throws: NetworkError.unauthorized) { try await manager.send(GetUser(), accessToken: { refresher.token }) }
+            await #expect(throws: NetworkError.unauthorized) {
+                try await manager.send(GetUser(), accessToken: { refresher.token })
+            }
         }
         await #expect(throws: TokenRefreshError.refreshLimitExceeded(limit: 2, interval: .seconds(3600))) {
             try await manager.send(GetUser(), accessToken: { refresher.token })
@@ -62,7 +65,8 @@ struct RefreshEdgeCaseTests {
         let executor = RequestExecutor(transport: stub)
         let coordinator = TokenRefreshCoordinator(refresher: refresher)
         let credentials = BearerTokenCredentials(token: CallerIsolated({ refresher.token }), recovery: coordinator)
-        let (response, metrics) = try await executor.streamingResponse(for: GetUser(), baseURL: stubBase, credentials: credentials)
+        let (response, metrics) = try await executor.streamingResponse(
+            for: GetUser(), baseURL: stubBase, credentials: credentials)
         #expect(response.statusCode == 200)
         #expect(metrics.attempts == 2)
         var chunks: [Data] = []

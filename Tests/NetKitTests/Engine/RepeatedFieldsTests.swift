@@ -18,7 +18,8 @@ struct RepeatedFieldsTests {
         var headerFields: HTTPHeaderFields {
             get throws {
                 try HTTPHeaderFields([
-                    (name: "X-Tag", value: "a"), (name: "Cookie", value: "a=1"), (name: "x-tag", value: "b"), (name: "Cookie", value: "b=2"),
+                    (name: "X-Tag", value: "a"), (name: "Cookie", value: "a=1"), (name: "x-tag", value: "b"),
+                    (name: "Cookie", value: "b=2"),
                 ])
             }
         }
@@ -49,21 +50,29 @@ struct RepeatedFieldsTests {
         var path: String { "/x" }
         var method: HTTPMethod { .get }
         var headerFields: HTTPHeaderFields {
-            get throws { try HTTPHeaderFields([(name: "X-Tag", value: "a"), (name: "X-Tag", value: "b\r\nX-Admin: yes")]) }
+            get throws {
+                try HTTPHeaderFields([(name: "X-Tag", value: "a"), (name: "X-Tag", value: "b\r\nX-Admin: yes")])
+            }
         }
     }
 
-    static let cookies = ["sid=s3; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly", "theme=dark", "lang=en; Max-Age=60"]
+    static let cookies = [
+        "sid=s3; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly", "theme=dark", "lang=en; Max-Age=60",
+    ]
 
     /// A 200 with three `Set-Cookie` fields (one whose `Expires` date holds a comma) between other fields.
-    static func cookieAnswer(status: Int = 200, body: String = #"{"id":1,"name":"ann"}"#) throws -> ScriptedHeadTransport.Answer {
-        try .fields(status, [
-            (name: "Content-Type", value: "application/json"),
-            (name: "Set-Cookie", value: cookies[0]),
-            (name: "X-Trace", value: "t-1"),
-            (name: "set-cookie", value: cookies[1]),
-            (name: "Set-Cookie", value: cookies[2]),
-        ], body: body)
+    static func cookieAnswer(status: Int = 200, body: String = #"{"id":1,"name":"ann"}"#) throws
+        -> ScriptedHeadTransport.Answer
+    {
+        try .fields(
+            status,
+            [
+                (name: "Content-Type", value: "application/json"),
+                (name: "Set-Cookie", value: cookies[0]),
+                (name: "X-Trace", value: "t-1"),
+                (name: "set-cookie", value: cookies[1]),
+                (name: "Set-Cookie", value: cookies[2]),
+            ], body: body)
     }
 
     /// Records the `Set-Cookie` values every response showed a plugin.
@@ -81,7 +90,8 @@ struct RepeatedFieldsTests {
         let stub = StubTransport(replies: [.status(204)])
         _ = try await RequestExecutor(transport: stub).send(Tagged(), baseURL: stubBase)
         let fields = try #require(stub.requests.first).head.headerFields
-        #expect(fields.values(for: "X-Tag") == ["a", "b"], "the fields replace the dictionary's X-Tag, and both are sent")
+        #expect(
+            fields.values(for: "X-Tag") == ["a", "b"], "the fields replace the dictionary's X-Tag, and both are sent")
         #expect(fields.filter { $0.name.lowercased() == "x-tag" }.map(\.value) == ["a", "b"])
         #expect(fields.values(for: "Cookie") == ["a=1", "b=2"])
         #expect(fields.value(for: "Cookie") == "a=1; b=2", "cookies read together join as RFC 6265 says")
@@ -128,7 +138,9 @@ struct RepeatedFieldsTests {
         _ = try await NetworkManager(baseURL: server.baseURL).send(TaggedRequest(), accessToken: nil)
         let request = try #require(server.requests.first)
         // URLSession sends one field per name, joined as RFC 9110 §5.3 allows; another transport may send two.
-        let values = request.headerValues("X-Tag").flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let values = request.headerValues("X-Tag").flatMap {
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
         #expect(values == ["a", "b"])
     }
 
@@ -177,7 +189,8 @@ struct RepeatedFieldsTests {
         let server = try LoopbackServer { _ in
             LoopbackResponse(
                 status: 200,
-                headers: [(name: "Content-Type", value: "application/json")] + Self.cookies.map { (name: "Set-Cookie", value: $0) },
+                headers: [(name: "Content-Type", value: "application/json")]
+                    + Self.cookies.map { (name: "Set-Cookie", value: $0) },
                 body: Data(#"{"id":1,"name":"ann"}"#.utf8)
             )
         }
@@ -188,7 +201,8 @@ struct RepeatedFieldsTests {
         configuration.httpShouldSetCookies = false
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
-        let response = try await NetworkManager(baseURL: server.baseURL, session: session).response(for: GetUser(), accessToken: nil)
+        let response = try await NetworkManager(baseURL: server.baseURL, session: session).response(
+            for: GetUser(), accessToken: nil)
         #expect(response.headerFields.values(for: "Set-Cookie") == Self.cookies)
     }
 }

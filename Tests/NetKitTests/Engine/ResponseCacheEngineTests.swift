@@ -64,7 +64,9 @@ struct ResponseCacheEngineTests {
         stub.requests.map { $0.value(forHeader: "If-None-Match") }
     }
 
-    @Test("three GETs of an endpoint with an ETag: one full 200, then two 304s seen as the stored 200 with the 304's headers")
+    @Test(
+        "three GETs of an endpoint with an ETag: one full 200, then two 304s seen as the stored 200 with the 304's headers"
+    )
     func revalidatesWithETag() async throws {
         let stub = Self.server()
         let manager = Self.manager(stub)

@@ -39,7 +39,9 @@ struct ResponseLimitsTests {
         #expect(manager.errorPayloadLimit == 1 << 20)
         manager.responseSizeLimit = 30
         manager.errorPayloadLimit = 5
-        await #expect(throws: NetworkError.responseTooLarge(limitBytes: 30)) { try await manager.send(GetUser(), accessToken: nil) }
+        await #expect(throws: NetworkError.responseTooLarge(limitBytes: 30)) {
+            try await manager.send(GetUser(), accessToken: nil)
+        }
         let error = await #expect(throws: HTTPError.self) { try await manager.send(GetUser(), accessToken: nil) }
         #expect(error?.data == Data(#"{"mes"#.utf8))
         #expect(error?.isTruncated == true)

@@ -9,8 +9,9 @@ struct SendTests {
     @Test("a JSON GET decodes and carries token, user agent and URL")
     func jsonGet() async throws {
         let stub = StubTransport(replies: [.json(#"{"id":1,"name":"ann"}"#)])
-        let manager = NetworkManager(baseURL: { stubBase }, transport: stub,
-                                     userAgentConfiguration: UserAgentConfiguration(appName: "Test", appVersion: "1"))
+        let manager = NetworkManager(
+            baseURL: { stubBase }, transport: stub,
+            userAgentConfiguration: UserAgentConfiguration(appName: "Test", appVersion: "1"))
         let user = try await manager.send(GetUser(), accessToken: { "abc" })
         #expect(user == User(id: 1, name: "ann"))
         let request = try #require(stub.requests.first)
@@ -43,7 +44,9 @@ struct SendTests {
         let stub = StubTransport(replies: [])
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
         await #expect(throws: NetworkError.invalidURL) { try await manager.send(Traversal(), accessToken: nil) }
-        await #expect(throws: NetworkError.invalidHeader(name: "X-Note")) { try await manager.send(Injected(), accessToken: nil) }
+        await #expect(throws: NetworkError.invalidHeader(name: "X-Note")) {
+            try await manager.send(Injected(), accessToken: nil)
+        }
         await #expect(throws: NetworkError.invalidHeader(name: "Authorization")) {
             try await manager.send(DeleteUser(), accessToken: { "tok\r\nen" })
         }
@@ -69,7 +72,9 @@ struct SendTests {
 
     @Test("transport errors are retried; 404 and allowsRetry == false are not")
     func retryChoices() async throws {
-        let flaky = StubTransport(replies: [.failure(URLError(.networkConnectionLost)), .json(#"{"id":1,"name":"ann"}"#)])
+        let flaky = StubTransport(replies: [
+            .failure(URLError(.networkConnectionLost)), .json(#"{"id":1,"name":"ann"}"#),
+        ])
         _ = try await NetworkManager(baseURL: stubBase, transport: flaky).send(GetUser(retries: 1), accessToken: nil)
         #expect(flaky.requestCount == 2)
 
@@ -83,7 +88,8 @@ struct SendTests {
 
         let optedOut = StubTransport(replies: [.status(503), .status(200)])
         await #expect(throws: HTTPError.self) {
-            try await NetworkManager(baseURL: stubBase, transport: optedOut).send(GetUser(retries: 3, allowsRetry: false), accessToken: nil)
+            try await NetworkManager(baseURL: stubBase, transport: optedOut).send(
+                GetUser(retries: 3, allowsRetry: false), accessToken: nil)
         }
         #expect(optedOut.requestCount == 1)
     }
@@ -94,11 +100,15 @@ struct SendTests {
             typealias Response = EmptyResponse
             var path: String { "/upload" }
             var method: HTTPMethod { .put }
-            var body: RequestBody? { RequestBody(stream: InputStream(data: Data("payload".utf8)), contentType: "application/octet-stream") }
+            var body: RequestBody? {
+                RequestBody(stream: InputStream(data: Data("payload".utf8)), contentType: "application/octet-stream")
+            }
             var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 3, delay: 0) }
         }
         let stub = StubTransport(replies: [.status(503), .status(200)])
-        await #expect(throws: HTTPError.self) { try await NetworkManager(baseURL: stubBase, transport: stub).send(Upload(), accessToken: nil) }
+        await #expect(throws: HTTPError.self) {
+            try await NetworkManager(baseURL: stubBase, transport: stub).send(Upload(), accessToken: nil)
+        }
         #expect(stub.requestCount == 1)
         #expect(stub.requests.first?.body == Data("payload".utf8))
     }
@@ -117,8 +127,13 @@ struct SendTests {
 
     @Test("a body that breaks mid-way fails the request")
     func brokenBody() async throws {
-        let stub = StubTransport(replies: [StubTransport.Reply(status: 200, chunks: [Data(#"{"id":1,"#.utf8)], bodyError: URLError(.networkConnectionLost))])
-        await #expect(throws: URLError.self) { try await NetworkManager(baseURL: stubBase, transport: stub).send(GetUser(), accessToken: nil) }
+        let stub = StubTransport(replies: [
+            StubTransport.Reply(
+                status: 200, chunks: [Data(#"{"id":1,"#.utf8)], bodyError: URLError(.networkConnectionLost))
+        ])
+        await #expect(throws: URLError.self) {
+            try await NetworkManager(baseURL: stubBase, transport: stub).send(GetUser(), accessToken: nil)
+        }
     }
 
     @Test("empty bodies: EmptyResponse, StatusCodeResponse, and emptyResponse for a value")
@@ -135,7 +150,9 @@ struct SendTests {
     @Test("undecodable success bodies throw DecodingError")
     func undecodable() async throws {
         let stub = StubTransport(replies: [.json(#"{"id":"one"}"#)])
-        await #expect(throws: DecodingError.self) { try await NetworkManager(baseURL: stubBase, transport: stub).send(GetUser(), accessToken: nil) }
+        await #expect(throws: DecodingError.self) {
+            try await NetworkManager(baseURL: stubBase, transport: stub).send(GetUser(), accessToken: nil)
+        }
     }
 
     @Test("the global decoder applies unless the request opts out")
@@ -149,13 +166,17 @@ struct SendTests {
             var allowsResponseDecoderOverride: Bool { allowsOverride }
         }
         let stub = StubTransport { _, _ in .json(#"{"full_name":"Ann Lee"}"#) }
-        let manager = NetworkManager(baseURL: { stubBase }, transport: stub, responseDecoderProvider: {
-            let decoder = JSONDecoder()
-            decoder.keyDecodingStrategy = .convertFromSnakeCase
-            return decoder
-        })
+        let manager = NetworkManager(
+            baseURL: { stubBase }, transport: stub,
+            responseDecoderProvider: {
+                let decoder = JSONDecoder()
+                decoder.keyDecodingStrategy = .convertFromSnakeCase
+                return decoder
+            })
         #expect(try await manager.send(Snake(), accessToken: nil).fullName == "Ann Lee")
-        await #expect(throws: DecodingError.self) { try await manager.send(Snake(allowsOverride: false), accessToken: nil) }
+        await #expect(throws: DecodingError.self) {
+            try await manager.send(Snake(allowsOverride: false), accessToken: nil)
+        }
     }
 
     @Test("the base URL closure is read for every request")
@@ -180,7 +201,8 @@ struct SendTests {
         }
         let progress = NetworkProgress()
         let stub = StubTransport(replies: [.status(201)])
-        _ = try await NetworkManager(baseURL: stubBase, transport: stub).send(Upload(progress: progress), accessToken: nil)
+        _ = try await NetworkManager(baseURL: stubBase, transport: stub).send(
+            Upload(progress: progress), accessToken: nil)
         #expect(progress.fractionCompleted == 1.0)
     }
 }

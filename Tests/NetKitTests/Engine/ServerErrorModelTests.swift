@@ -43,7 +43,8 @@ struct ServerErrorModelTests {
     @Test("a non-2xx body that decodes as the model is a ServerError with the status, the model and the headers")
     func decodes() async throws {
         let (engine, _) = executor([.json(dataError, status: 422, headers: ["X-Request-Id": "r1"])])
-        let error = try #require(await #expect(throws: ServerError.self) { try await engine.send(SignUp(), baseURL: stubBase) })
+        let error = try #require(
+            await #expect(throws: ServerError.self) { try await engine.send(SignUp(), baseURL: stubBase) })
         #expect(error.statusCode == 422)
         #expect(error.model(as: DataError.self) == DataError(code: "E42", message: "email taken"))
         #expect(error.model(as: OtherError.self) == nil)
@@ -52,9 +53,13 @@ struct ServerErrorModelTests {
 
     @Test("a non-2xx body that does not decode as the model is an HTTPError, never a DecodingError")
     func fallsBack() async throws {
-        for reply in [StubTransport.Reply.json(#"{"unexpected":true}"#, status: 500), .data(Data("<html>".utf8), status: 502), .status(404)] {
+        for reply in [
+            StubTransport.Reply.json(#"{"unexpected":true}"#, status: 500), .data(Data("<html>".utf8), status: 502),
+            .status(404),
+        ] {
             let (engine, _) = executor([reply])
-            let error = try #require(await #expect(throws: HTTPError.self) { try await engine.send(SignUp(), baseURL: stubBase) })
+            let error = try #require(
+                await #expect(throws: HTTPError.self) { try await engine.send(SignUp(), baseURL: stubBase) })
             #expect(error.statusCode == reply.status)
         }
     }
@@ -70,9 +75,12 @@ struct ServerErrorModelTests {
 
     @Test("the engine's model serves requests without one; a request's own model wins")
     func engineModel() async throws {
-        var (engine, _) = executor([.json(#"{"reason":"down"}"#, status: 503), .json(#"{"reason":"down"}"#, status: 503)])
+        var (engine, _) = executor([
+            .json(#"{"reason":"down"}"#, status: 503), .json(#"{"reason":"down"}"#, status: 503),
+        ])
         engine.errorModel = OtherError.self
-        let fromEngine = try #require(await #expect(throws: ServerError.self) { try await engine.send(SignUp(model: nil), baseURL: stubBase) })
+        let fromEngine = try #require(
+            await #expect(throws: ServerError.self) { try await engine.send(SignUp(model: nil), baseURL: stubBase) })
         #expect(fromEngine.model(as: OtherError.self) == OtherError(reason: "down"))
         // The request's DataError does not fit this body: the engine's model is not tried instead.
         await #expect(throws: HTTPError.self) { try await engine.send(SignUp(), baseURL: stubBase) }
@@ -87,7 +95,10 @@ struct ServerErrorModelTests {
     @Test("asked for it, a 2xx body that decodes as the model is a ServerError before the success model is tried")
     func onSuccess() async throws {
         let (engine, _) = executor([.json(dataError), .json(#"{"id":1,"name":"ann"}"#)])
-        let error = try #require(await #expect(throws: ServerError.self) { try await engine.send(SignUp(onSuccess: true), baseURL: stubBase) })
+        let error = try #require(
+            await #expect(throws: ServerError.self) {
+                try await engine.send(SignUp(onSuccess: true), baseURL: stubBase)
+            })
         #expect(error.statusCode == 200)
         #expect(error.model(as: DataError.self)?.code == "E42")
         #expect(try await engine.send(SignUp(onSuccess: true), baseURL: stubBase) == User(id: 1, name: "ann"))
@@ -109,7 +120,8 @@ struct ServerErrorModelTests {
     @Test("the description names the status and the model type, no header values and no model fields")
     func description() async throws {
         let (engine, _) = executor([.json(dataError, status: 409, headers: ["Set-Cookie": "session=secret-cookie"])])
-        let error = try #require(await #expect(throws: ServerError.self) { try await engine.send(SignUp(), baseURL: stubBase) })
+        let error = try #require(
+            await #expect(throws: ServerError.self) { try await engine.send(SignUp(), baseURL: stubBase) })
         #expect(error.description == "HTTP 409: server error DataError")
         #expect(!"\(error)".contains("secret-cookie"))
         #expect(!"\(error)".contains("email taken"))
@@ -145,8 +157,11 @@ struct ServerErrorModelTests {
             var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 1, delay: 0) }
             var errorModel: (any (Decodable & Error).Type)? { OtherError.self }
         }
-        let (engine, stub) = executor([.json(#"{"reason":"busy"}"#, status: 503), .json(#"{"reason":"still"}"#, status: 503)])
-        let error = try #require(await #expect(throws: ServerError.self) { try await engine.send(Fetch(), baseURL: stubBase) })
+        let (engine, stub) = executor([
+            .json(#"{"reason":"busy"}"#, status: 503), .json(#"{"reason":"still"}"#, status: 503),
+        ])
+        let error = try #require(
+            await #expect(throws: ServerError.self) { try await engine.send(Fetch(), baseURL: stubBase) })
         #expect(error.model(as: OtherError.self)?.reason == "still")
         #expect(stub.requestCount == 2)
     }

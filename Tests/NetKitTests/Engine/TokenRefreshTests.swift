@@ -34,7 +34,9 @@ struct TokenRefreshTests {
         let stub = StubTransport { _, _ in .status(401) }
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
         manager.tokenRefresher = refresher
-        await #expect(throws: NetworkError.unauthorized) { try await manager.send(GetUser(), accessToken: { refresher.token }) }
+        await #expect(throws: NetworkError.unauthorized) {
+            try await manager.send(GetUser(), accessToken: { refresher.token })
+        }
         #expect(refresher.refreshes == 1)
         #expect(stub.requestCount == 2)
     }
@@ -48,7 +50,9 @@ struct TokenRefreshTests {
         let refresher = CountingRefresher()
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
         manager.tokenRefresher = refresher
-        await #expect(throws: NetworkError.unauthorized) { try await manager.send(GetUser(allowsRetry: false), accessToken: nil) }
+        await #expect(throws: NetworkError.unauthorized) {
+            try await manager.send(GetUser(allowsRetry: false), accessToken: nil)
+        }
         #expect(refresher.refreshes == 0)
         #expect(stub.requestCount == 2)
     }
@@ -59,7 +63,9 @@ struct TokenRefreshTests {
         let stub = authorizingStub(refresher)
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
         manager.tokenRefresher = refresher
-        await #expect(throws: RefreshFailed()) { try await manager.send(GetUser(retries: 5), accessToken: { "expired" }) }
+        await #expect(throws: RefreshFailed()) {
+            try await manager.send(GetUser(retries: 5), accessToken: { "expired" })
+        }
         #expect(refresher.refreshes == 1)
         #expect(stub.requestCount == 1)
     }
@@ -68,7 +74,8 @@ struct TokenRefreshTests {
     func singleFlight() async throws {
         let gate = RefreshGate()
         let stub = StubTransport { request, _ in
-            request.value(forHeader: "Authorization") == "Bearer fresh" ? .json(#"{"id":1,"name":"ann"}"#) : .status(401)
+            request.value(forHeader: "Authorization") == "Bearer fresh"
+                ? .json(#"{"id":1,"name":"ann"}"#) : .status(401)
         }
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
         manager.tokenRefresher = gate
@@ -92,7 +99,8 @@ struct TokenRefreshTests {
     func refresherUsesManager() async throws {
         let stub = StubTransport { request, _ in
             if request.url?.path == "/v1/auth/refresh" { return .json(#"{"accessToken":"new"}"#) }
-            return request.value(forHeader: "Authorization") == "Bearer new" ? .json(#"{"id":7,"name":"x"}"#) : .status(401)
+            return request.value(forHeader: "Authorization") == "Bearer new"
+                ? .json(#"{"id":7,"name":"x"}"#) : .status(401)
         }
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
         let refresher = ManagerTokenStore(manager: manager)
@@ -118,4 +126,3 @@ struct TokenRefreshTests {
         #expect(stub.requestCount == 2)
     }
 }
-

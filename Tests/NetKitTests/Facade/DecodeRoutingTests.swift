@@ -29,7 +29,9 @@ struct DecodeRoutingTests {
 
         func record(_ response: URLResponse, usedGivenDecoder: Bool = false) {
             let http = response as? HTTPURLResponse
-            let call = Call(status: http?.statusCode ?? -1, total: http?.value(forHTTPHeaderField: "X-Total"), usedGivenDecoder: usedGivenDecoder)
+            let call = Call(
+                status: http?.statusCode ?? -1, total: http?.value(forHTTPHeaderField: "X-Total"),
+                usedGivenDecoder: usedGivenDecoder)
             calls.withLock { $0.append(call) }
         }
     }
@@ -108,7 +110,9 @@ struct DecodeRoutingTests {
         #expect(DefaultDecoding.implementations(of: OwnPlain.self).plain == .other)
     }
 
-    @Test("a decodeResponse(data:response:decoder:) of the type's own is called with the request's decoder and the manager's")
+    @Test(
+        "a decodeResponse(data:response:decoder:) of the type's own is called with the request's decoder and the manager's"
+    )
     func ownWithDecoder() async throws {
         let calls = Calls()
         let manager = NetworkManager(baseURL: stubBase, transport: StubTransport { _, _ in json })
@@ -124,7 +128,9 @@ struct DecodeRoutingTests {
         #expect(known.withDecoder == .other)
     }
 
-    @Test("NetKit's own JSON decoding is recognised, and an empty body still reaches emptyResponseHandler with the response")
+    @Test(
+        "NetKit's own JSON decoding is recognised, and an empty body still reaches emptyResponseHandler with the response"
+    )
     func defaultDecoding() async throws {
         let calls = Calls()
         let stub = StubTransport { _, index in index < 2 ? json : .status(200, headers: ["X-Total": "9"]) }
@@ -143,7 +149,8 @@ struct DecodeRoutingTests {
     @Test("EmptyResponse: NetKit's own decoding is recognised; a decodeResponse of the type's own is called every time")
     func emptyResponse() async throws {
         let calls = Calls()
-        let manager = NetworkManager(baseURL: stubBase, transport: StubTransport { _, _ in .status(204, headers: ["X-Total": "1"]) })
+        let manager = NetworkManager(
+            baseURL: stubBase, transport: StubTransport { _, _ in .status(204, headers: ["X-Total": "1"]) })
         for _ in 0..<2 {
             #expect(try await manager.send(PlainEmpty()) == EmptyResponse())
             #expect(try await manager.send(OwnEmpty(calls: calls)) == EmptyResponse())

@@ -32,7 +32,9 @@ struct FacadeErrorTextTests {
             // EKNetwork's contract: the case users catch.
         }
         let executor = RequestExecutor(transport: stub)
-        let error = try await #require(throws: NetworkError.self) { try await executor.send(Traversal(), baseURL: stubBase) }
+        let error = try await #require(throws: NetworkError.self) {
+            try await executor.send(Traversal(), baseURL: stubBase)
+        }
         #expect(error == .invalidPath(path: "/a/../admin", rule: .dotSegment))
         #expect(texts(error).allSatisfy { $0 == #"The path "/a/../admin" is invalid: it has a ".." segment"# })
         #expect(stub.requestCount == 0)
@@ -41,26 +43,35 @@ struct FacadeErrorTextTests {
     @Test("a transport failure is a URLError whose text names the kind and the host, on one line")
     func transportFailure() async throws {
         let stub = StubTransport { _, _ in
-            .failure(TransportError(.connectionLost, host: "api.example.com", detail: "URLError -1005 networkConnectionLost"))
+            .failure(
+                TransportError(.connectionLost, host: "api.example.com", detail: "URLError -1005 networkConnectionLost")
+            )
         }
         let manager = NetworkManager(baseURL: URL(string: "https://api.example.com/v1?api_key=XYZ")!, transport: stub)
         let error = try await #require(throws: URLError.self) { try await manager.send(GetUser(), accessToken: nil) }
         #expect(error.code == .networkConnectionLost)
-        #expect(error.localizedDescription == "The connection to api.example.com was lost (connectionLost: URLError -1005 networkConnectionLost)")
+        #expect(
+            error.localizedDescription
+                == "The connection to api.example.com was lost (connectionLost: URLError -1005 networkConnectionLost)")
         for text in texts(error) {
-            #expect(!text.contains("\n") && !text.contains("(null)") && !text.contains("could not be completed"), "\(text)")
+            #expect(
+                !text.contains("\n") && !text.contains("(null)") && !text.contains("could not be completed"), "\(text)")
             #expect(text.contains("api.example.com"))
             #expect(!text.contains("XYZ") && !text.contains("api_key="))
         }
         #expect(error.errorUserInfo[NSUnderlyingErrorKey] is TransportError)
     }
 
-    @Test("a URLError that carries the failing URL is rebuilt without it, its code kept", arguments: [
-        URLError.Code.timedOut, .cannotConnectToHost, .notConnectedToInternet, .secureConnectionFailed, .cannotDecodeContentData,
-    ])
+    @Test(
+        "a URLError that carries the failing URL is rebuilt without it, its code kept",
+        arguments: [
+            URLError.Code.timedOut, .cannotConnectToHost, .notConnectedToInternet, .secureConnectionFailed,
+            .cannotDecodeContentData,
+        ])
     func rawURLError(code: URLError.Code) async throws {
         let secret = URL(string: "https://api.example.com/v1/users/1?api_key=XYZ")!
-        let raw = URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: secret, "NSErrorFailingURLStringKey": secret.absoluteString])
+        let raw = URLError(
+            code, userInfo: [NSURLErrorFailingURLErrorKey: secret, "NSErrorFailingURLStringKey": secret.absoluteString])
         let stub = StubTransport { _, _ in .failure(raw) }
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
         let error = try await #require(throws: URLError.self) { try await manager.send(GetUser(), accessToken: nil) }
@@ -78,10 +89,15 @@ struct FacadeErrorTextTests {
         let page = "<!DOCTYPE html><html><body><h1>Maintenance</h1><p>Back soon.</p></body></html>"
         let stub = StubTransport { _, _ in .data(Data(page.utf8), status: 200, headers: ["Content-Type": "text/html"]) }
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
-        let error = try await #require(throws: DecodingError.self) { try await manager.send(GetUser(), accessToken: nil) }
+        let error = try await #require(throws: DecodingError.self) {
+            try await manager.send(GetUser(), accessToken: nil)
+        }
         let text = "\(error)"
         #expect(text.contains("not valid JSON"))
-        #expect(text.contains(#"The response: status 200, Content-Type "text/html", \#(page.utf8.count) bytes, starting "<!DOCTYPE html>"#))
+        #expect(
+            text.contains(
+                #"The response: status 200, Content-Type "text/html", \#(page.utf8.count) bytes, starting "<!DOCTYPE html>"#
+            ))
         #expect(!text.contains("\n"))
         guard case .dataCorrupted(let context) = error else {
             Issue.record("not dataCorrupted: \(error)")
@@ -93,9 +109,13 @@ struct FacadeErrorTextTests {
     @Test("a wrong JSON field names the coding path and hides secret-looking fields of the body")
     func wrongField() async throws {
         let body = #"{"id":"one","name":"ann","session_token":"s3cr3t"}"#
-        let stub = StubTransport { _, _ in .data(Data(body.utf8), status: 200, headers: ["Content-Type": "application/json"]) }
+        let stub = StubTransport { _, _ in
+            .data(Data(body.utf8), status: 200, headers: ["Content-Type": "application/json"])
+        }
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
-        let error = try await #require(throws: DecodingError.self) { try await manager.send(GetUser(), accessToken: nil) }
+        let error = try await #require(throws: DecodingError.self) {
+            try await manager.send(GetUser(), accessToken: nil)
+        }
         guard case .typeMismatch(_, let context) = error else {
             Issue.record("not typeMismatch: \(error)")
             return
@@ -113,10 +133,16 @@ struct ModuleErrorTextTests {
     @Test("each error's text is one line, and localizedDescription says the same")
     func everyModule() {
         let errors: [(any Error & CustomStringConvertible, String)] = [
-            (StubTransport.NoMatchingStub(method: .get, url: "https://api.test/v1/x?key=…", stubCount: 2), "No stub matched GET"),
+            (
+                StubTransport.NoMatchingStub(method: .get, url: "https://api.test/v1/x?key=…", stubCount: 2),
+                "No stub matched GET"
+            ),
             (StubTransport.ScriptExhausted(replies: 3), "3 replies"),
             (TransportConformanceFailure(check: "methods", message: "HEAD had a body"), "methods: HEAD had a body"),
-            (EventSourceError.reconnectLimitReached(attempts: 4, lastError: TransportError(.cannotConnect, host: "h.test")), "4 failed"),
+            (
+                EventSourceError.reconnectLimitReached(
+                    attempts: 4, lastError: TransportError(.cannotConnect, host: "h.test")), "4 failed"
+            ),
             (MultipartEncodingError.boundaryInPart(name: "file", partIndex: 1), "contains the boundary"),
             (BasicAuthenticationPlugin.InvalidCredentials(), "colon"),
             (TokenRefreshError.timedOut(after: .seconds(5)), "5"),

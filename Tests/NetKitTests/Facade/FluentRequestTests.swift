@@ -9,8 +9,10 @@ struct FluentRequestTests {
     func chain() async throws {
         let stub = StubTransport { _, _ in .json(#"[{"id":1,"name":"ann"},{"id":2,"name":"bob"}]"#) }
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
-        let users = try await manager.request("/users").method(.get).query("page", "2").query("tag", "b").query("tag", "a & c")
-            .header("X-Trace", "1").header("X-Trace", "2").decode([User].self)
+        let users = try await manager.request("/users").method(.get).query("page", "2").query("tag", "b").query(
+            "tag", "a & c"
+        )
+        .header("X-Trace", "1").header("X-Trace", "2").decode([User].self)
         #expect(users.map(\.name) == ["ann", "bob"])
         let request = try #require(stub.requests.first)
         #expect(request.method == .get)
@@ -36,9 +38,11 @@ struct FluentRequestTests {
         let stub = StubTransport { _, _ in .json(#"{"id":3,"name":"cy"}"#, status: 201) }
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
         manager.defaultEncoder.keyEncodingStrategy = .convertToSnakeCase
-        let created = try await manager.request("/users").method(.post).body(NewUser(fullName: "Cy D")).decode(User.self)
+        let created = try await manager.request("/users").method(.post).body(NewUser(fullName: "Cy D")).decode(
+            User.self)
         #expect(created == User(id: 3, name: "cy"))
-        _ = try await manager.request("/users").method(.post).body(NewUser(fullName: "Cy D")).encoder(JSONEncoder()).data()
+        _ = try await manager.request("/users").method(.post).body(NewUser(fullName: "Cy D")).encoder(JSONEncoder())
+            .data()
         let bodies = stub.requests.map { String(decoding: $0.body, as: UTF8.self) }
         #expect(bodies == [#"{"full_name":"Cy D"}"#, #"{"fullName":"Cy D"}"#])
         #expect(stub.requests.first?.value(forHeader: "Content-Type") == "application/json")
@@ -48,7 +52,8 @@ struct FluentRequestTests {
     func otherBodies() async throws {
         let stub = StubTransport { _, _ in .status(204) }
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
-        _ = try await manager.request("/raw").method(.put).body(Data([0, 1, 2]), contentType: "application/x-bin").data()
+        _ = try await manager.request("/raw").method(.put).body(Data([0, 1, 2]), contentType: "application/x-bin")
+            .data()
         _ = try await manager.request("/form").method(.post).body(RequestBody(formURLEncoded: ["a": "1 2"])).data()
         #expect(stub.requests[0].body == Data([0, 1, 2]))
         #expect(stub.requests[0].value(forHeader: "Content-Type") == "application/x-bin")
@@ -75,7 +80,8 @@ struct FluentRequestTests {
     @Test("response() gives the status and headers with the bytes")
     func response() async throws {
         let stub = StubTransport { _, _ in .data(Data("x".utf8), status: 202, headers: ["X-Request-Id": "r1"]) }
-        let response = try await NetworkManager(baseURL: stubBase, transport: stub).request("/jobs").method(.post).response()
+        let response = try await NetworkManager(baseURL: stubBase, transport: stub).request("/jobs").method(.post)
+            .response()
         #expect(response.statusCode == 202)
         #expect(response.headerFields.value(for: "X-Request-Id") == "r1")
         #expect(response.value == Data("x".utf8))
@@ -90,14 +96,18 @@ struct FluentRequestTests {
 
     @Test("the access token, retries, plugins and errors take the road of send")
     func sameRoad() async throws {
-        let stub = StubTransport(replies: [.status(503), .json(#"{"id":1,"name":"ann"}"#), .json(#"{"message":"no"}"#, status: 404)])
+        let stub = StubTransport(replies: [
+            .status(503), .json(#"{"id":1,"name":"ann"}"#), .json(#"{"message":"no"}"#, status: 404),
+        ])
         let tenant = InterceptorPlugin(request: { request in
             var request = request
             try request.setHeader("X-Tenant", "acme")
             return request
         })
         let manager = NetworkManager(baseURL: stubBase, transport: stub, plugins: [tenant])
-        let user = try await manager.request("/users/1").accessToken("tok").retry(RetryPolicy(maxRetryCount: 1, delay: 0)).decode(User.self)
+        let user = try await manager.request("/users/1").accessToken("tok").retry(
+            RetryPolicy(maxRetryCount: 1, delay: 0)
+        ).decode(User.self)
         #expect(user.id == 1)
         #expect(stub.requests.map(\.bearer) == ["Bearer tok", "Bearer tok"])
         #expect(stub.requests.map { $0.value(forHeader: "X-Tenant") } == ["acme", "acme"])
@@ -139,7 +149,9 @@ struct FluentRequestTests {
         manager.responseDecoderProvider = { JSONDecoder() }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let profile = try await manager.request("/me").baseURL(URL(string: "https://other.example/api")!).decoder(decoder).decode(Profile.self)
+        let profile = try await manager.request("/me").baseURL(URL(string: "https://other.example/api")!).decoder(
+            decoder
+        ).decode(Profile.self)
         #expect(profile == Profile(displayName: "Bo"))
         #expect(stub.requests.first?.url?.absoluteString == "https://other.example/api/me")
     }

@@ -146,7 +146,9 @@ struct NetworkConfigurationTests {
         let stub = StubTransport { _, _ in .status(204) }
         var configuration = NetworkConfiguration(baseURL: stubBase)
         configuration.transport = stub
-        configuration.defaultHeaders = ["X-Client": "default", "Accept": "application/vnd.api+json", "Content-Type": "text/plain", "X-Trace": "t"]
+        configuration.defaultHeaders = [
+            "X-Client": "default", "Accept": "application/vnd.api+json", "Content-Type": "text/plain", "X-Trace": "t",
+        ]
         let manager = NetworkManager(configuration: configuration)
         _ = try await manager.send(DeleteUser())
         _ = try await manager.send(FetchElsewhere())
@@ -174,9 +176,11 @@ struct NetworkConfigurationTests {
         #expect(built.value(forHeader: "X-Own") == "1")
     }
 
-    @Test("an invalid default header fails every request before anything is sent", arguments: [
-        ["X-Bad": "a\r\nInjected: 1"], ["X-Bad\n": "a"], ["Transfer-Encoding": "chunked"],
-    ])
+    @Test(
+        "an invalid default header fails every request before anything is sent",
+        arguments: [
+            ["X-Bad": "a\r\nInjected: 1"], ["X-Bad\n": "a"], ["Transfer-Encoding": "chunked"],
+        ])
     func invalidDefaultHeader(headers: [String: String]) async throws {
         let stub = StubTransport { _, _ in .status(204) }
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
@@ -214,7 +218,9 @@ struct NetworkConfigurationTests {
             return decoder
         }
         #expect(try await manager.send(PostProfileOwnCoders()) == Profile(displayName: "Bo"))
-        await #expect(throws: DecodingError.self) { try await manager.send(PostProfileOwnCoders(allowsOverride: false)) }
+        await #expect(throws: DecodingError.self) {
+            try await manager.send(PostProfileOwnCoders(allowsOverride: false))
+        }
     }
 
     @Test("the configuration's coders apply to a manager built with EKNetwork's initializer when set on it")
@@ -254,11 +260,13 @@ struct NetworkConfigurationTests {
         let stub = StubTransport { _, _ in .status(204) }
         var configuration = NetworkConfiguration(baseURL: stubBase)
         configuration.transport = stub
-        configuration.plugins = [InterceptorPlugin(request: { request in
-            var request = request
-            try request.setHeader("X-Tenant", "acme")
-            return request
-        })]
+        configuration.plugins = [
+            InterceptorPlugin(request: { request in
+                var request = request
+                try request.setHeader("X-Tenant", "acme")
+                return request
+            })
+        ]
         _ = try await NetworkManager(configuration: configuration).send(DeleteUser())
         #expect(stub.requests.first?.value(forHeader: "X-Tenant") == "acme")
     }

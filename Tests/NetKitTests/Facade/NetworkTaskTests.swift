@@ -121,7 +121,8 @@ struct NetworkTaskTests {
 
     @Test("cancel() after the completion ran does nothing")
     func cancelAfterEnd() async throws {
-        let manager = NetworkManager(baseURL: stubBase, transport: StubTransport(replies: [.json(#"{"id":1,"name":"ann"}"#)]))
+        let manager = NetworkManager(
+            baseURL: stubBase, transport: StubTransport(replies: [.json(#"{"id":1,"name":"ann"}"#)]))
         let recorder = CompletionRecorder<User>()
         let task = manager.send(GetUser(), completion: recorder.completion)
         _ = await recorder.next()
@@ -220,7 +221,8 @@ struct NetworkTaskTests {
     @Test("the completion does not run on the main actor, even when the request is sent from it")
     @MainActor
     func completionOffMain() async throws {
-        let manager = NetworkManager(baseURL: stubBase, transport: StubTransport(replies: [.json(#"{"id":1,"name":"ann"}"#)]))
+        let manager = NetworkManager(
+            baseURL: stubBase, transport: StubTransport(replies: [.json(#"{"id":1,"name":"ann"}"#)]))
         let (stream, continuation) = AsyncStream.makeStream(of: Bool.self)
         manager.send(GetUser()) { _ in continuation.yield(Thread.isMainThread) }
         var iterator = stream.makeAsyncIterator()

@@ -12,7 +12,8 @@ struct ResponseDecodingTests {
         let name: String
     }
 
-    let response = HTTPURLResponse(url: URL(string: "https://x.test")!, statusCode: 200, httpVersion: nil, headerFields: ["X-Total": "3"])!
+    let response = HTTPURLResponse(
+        url: URL(string: "https://x.test")!, statusCode: 200, httpVersion: nil, headerFields: ["X-Total": "3"])!
 
     struct GetItem: NetworkRequest {
         typealias Response = Item
@@ -33,7 +34,10 @@ struct ResponseDecodingTests {
     }
 
     struct Custom: NetworkRequest {
-        struct Meta: Decodable, Equatable { let status: Int; let total: String? }
+        struct Meta: Decodable, Equatable {
+            let status: Int
+            let total: String?
+        }
         typealias Response = Meta
         var path: String { "/item" }
         var method: HTTPMethod { .head }
@@ -56,8 +60,12 @@ struct ResponseDecodingTests {
 
     @Test("JSON bodies decode with the request's decoder")
     func json() throws {
-        #expect(try GetItem().decodeResponse(data: Data(#"{"id":1,"name":"a"}"#.utf8), response: response) == Item(id: 1, name: "a"))
-        #expect(try SnakeCase().decodeResponse(data: Data(#"{"item_name":"n"}"#.utf8), response: response) == .init(itemName: "n"))
+        #expect(
+            try GetItem().decodeResponse(data: Data(#"{"id":1,"name":"a"}"#.utf8), response: response)
+                == Item(id: 1, name: "a"))
+        #expect(
+            try SnakeCase().decodeResponse(data: Data(#"{"item_name":"n"}"#.utf8), response: response)
+                == .init(itemName: "n"))
     }
 
     @Test("an empty body without handler is NetworkError.emptyResponse")
@@ -74,7 +82,9 @@ struct ResponseDecodingTests {
     func emptyResponse() throws {
         #expect(try Delete().decodeResponse(data: Data(), response: response) == EmptyResponse())
         #expect(try Delete().decodeResponse(data: Data("not json".utf8), response: response) == EmptyResponse())
-        #expect(try Delete().decodeResponse(data: Data("x".utf8), response: response, decoder: JSONDecoder()) == EmptyResponse())
+        #expect(
+            try Delete().decodeResponse(data: Data("x".utf8), response: response, decoder: JSONDecoder())
+                == EmptyResponse())
     }
 
     @Test("StatusCodeResponse copies status and headers")
@@ -98,7 +108,11 @@ struct ResponseDecodingTests {
             var path: String { "/x" }
             var method: HTTPMethod { .get }
         }
-        #expect(throws: DecodingError.self) { try Plain().decodeResponse(data: Data(#"{"item_name":"n"}"#.utf8), response: response) }
-        #expect(try Plain().decodeResponse(data: Data(#"{"item_name":"n"}"#.utf8), response: response, decoder: decoder) == .init(itemName: "n"))
+        #expect(throws: DecodingError.self) {
+            try Plain().decodeResponse(data: Data(#"{"item_name":"n"}"#.utf8), response: response)
+        }
+        #expect(
+            try Plain().decodeResponse(data: Data(#"{"item_name":"n"}"#.utf8), response: response, decoder: decoder)
+                == .init(itemName: "n"))
     }
 }

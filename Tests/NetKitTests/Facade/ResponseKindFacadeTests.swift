@@ -63,7 +63,9 @@ struct ResponseKindFacadeTests {
     @Test("Data gets the bytes, on every response, through the fast path")
     func data() async throws {
         let bytes = Data([0x00, 0xFF, 0x10])
-        let manager = NetworkManager(baseURL: stubBase, transport: StubTransport { _, _ in .data(bytes, headers: ["Content-Type": "application/json"]) })
+        let manager = NetworkManager(
+            baseURL: stubBase,
+            transport: StubTransport { _, _ in .data(bytes, headers: ["Content-Type": "application/json"]) })
         for _ in 0..<2 { #expect(try await manager.send(Bytes()) == bytes) }
         #expect(DefaultDecoding.implementations(of: Bytes.self).plain == .json)
     }
@@ -83,7 +85,9 @@ struct ResponseKindFacadeTests {
     @Test("a String body that is not text in its charset fails with a typed error")
     func undecodableString() async throws {
         let manager = NetworkManager(baseURL: stubBase, transport: StubTransport(replies: [.data(Data([0xC3, 0x28]))]))
-        await #expect(throws: ResponseDecodingError.undecodableText(charset: "utf-8")) { try await manager.send(Text()) }
+        await #expect(throws: ResponseDecodingError.undecodableText(charset: "utf-8")) {
+            try await manager.send(Text())
+        }
     }
 
     @Test("empty bodies: Data() and \"\" rather than emptyResponse; an emptyResponseHandler still wins")
@@ -97,7 +101,8 @@ struct ResponseKindFacadeTests {
 
     @Test("JSONValue decodes any JSON body")
     func untyped() async throws {
-        let manager = NetworkManager(baseURL: stubBase, transport: StubTransport { _, _ in .json(#"{"a":[1,"b",null]}"#) })
+        let manager = NetworkManager(
+            baseURL: stubBase, transport: StubTransport { _, _ in .json(#"{"a":[1,"b",null]}"#) })
         #expect(try await manager.send(Untyped()) == ["a": [1, "b", nil]])
         #expect(try await manager.send(Untyped())["a"]?[1] == "b")
     }
@@ -117,7 +122,9 @@ struct ResponseKindFacadeTests {
 
     @Test("the manager's global decoder decodes at the key path too")
     func keyPathWithGlobalDecoder() async throws {
-        let manager = NetworkManager(baseURL: stubBase, transport: StubTransport { _, _ in .json(#"{"data":{"user_list":[{"first_name":"ann"}]}}"#) })
+        let manager = NetworkManager(
+            baseURL: stubBase,
+            transport: StubTransport { _, _ in .json(#"{"data":{"user_list":[{"first_name":"ann"}]}}"#) })
         manager.responseDecoderProvider = {
             let decoder = JSONDecoder()
             decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -128,7 +135,8 @@ struct ResponseKindFacadeTests {
 
     @Test("a decodeResponse of the type's own still decides, with an HTTPURLResponse")
     func ownDecoding() async throws {
-        let manager = NetworkManager(baseURL: stubBase, transport: StubTransport { _, _ in .data(Data("x".utf8), status: 201) })
+        let manager = NetworkManager(
+            baseURL: stubBase, transport: StubTransport { _, _ in .data(Data("x".utf8), status: 201) })
         for _ in 0..<2 { #expect(try await manager.send(OwnText()) == "own: 201") }
         #expect(DefaultDecoding.implementations(of: OwnText.self).plain == .other)
     }
@@ -136,10 +144,13 @@ struct ResponseKindFacadeTests {
     @Test("the default decodeResponse(data:response:) routes by kind when called directly")
     func directDefault() throws {
         let url = URL(string: "https://x.test")!
-        let latin1 = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: ["Content-Type": "text/plain; charset=latin1"])!
+        let latin1 = HTTPURLResponse(
+            url: url, statusCode: 200, httpVersion: nil, headerFields: ["Content-Type": "text/plain; charset=latin1"])!
         #expect(try Text().decodeResponse(data: Data([0xE9]), response: latin1) == "é")
         #expect(try Bytes().decodeResponse(data: Data([1, 2]), response: latin1) == Data([1, 2]))
         #expect(try Bytes().decodeResponse(data: Data(), response: latin1) == Data())
-        #expect(try Users().decodeResponse(data: Data(#"{"data":{"users":[]}}"#.utf8), response: latin1, decoder: JSONDecoder()) == [])
+        #expect(
+            try Users().decodeResponse(
+                data: Data(#"{"data":{"users":[]}}"#.utf8), response: latin1, decoder: JSONDecoder()) == [])
     }
 }

@@ -20,8 +20,9 @@ struct StubReadmeExampleTests {
 
     @Test func loadsAUserAndReportsStrayRequests() async throws {
         let stub = StubTransport()
-        stub.stub(.method(.get), .path("/v1/users/1"), .header("Authorization", "Bearer t0k3n"),
-                  reply: .json(#"{"id":1,"name":"Ann"}"#))
+        stub.stub(
+            .method(.get), .path("/v1/users/1"), .header("Authorization", "Bearer t0k3n"),
+            reply: .json(#"{"id":1,"name":"Ann"}"#))
         stub.stub(.url(matching: #/users/\d+$/#), reply: .status(404))
         let manager = NetworkManager(baseURL: URL(string: "https://api.example.com/v1")!, transport: stub)
 

@@ -21,7 +21,9 @@ struct BorrowedSessionTests {
             completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
         ) {
             challenges.withLock { $0 += 1 }
-            guard challenge.previousFailureCount == 0 else { return completionHandler(.cancelAuthenticationChallenge, nil) }
+            guard challenge.previousFailureCount == 0 else {
+                return completionHandler(.cancelAuthenticationChallenge, nil)
+            }
             completionHandler(.useCredential, URLCredential(user: "ann", password: "pw", persistence: .forSession))
         }
     }
@@ -31,7 +33,8 @@ struct BorrowedSessionTests {
         let expected = "Basic " + Data("ann:pw".utf8).base64EncodedString()
         let server = try LoopbackServer { request in
             guard request.header("Authorization") == expected else {
-                return LoopbackResponse(status: 401, headers: [(name: "WWW-Authenticate", value: #"Basic realm="netkit""#)])
+                return LoopbackResponse(
+                    status: 401, headers: [(name: "WWW-Authenticate", value: #"Basic realm="netkit""#)])
             }
             return .json(#"{"id":1,"name":"ann"}"#)
         }
@@ -60,12 +63,17 @@ struct BorrowedSessionTests {
         }
     }
 
-    @Test("a declined challenge still reaches NetKit as the server's 401", arguments: [
-        URLSession.AuthChallengeDisposition.performDefaultHandling, .cancelAuthenticationChallenge, .rejectProtectionSpace,
-    ])
+    @Test(
+        "a declined challenge still reaches NetKit as the server's 401",
+        arguments: [
+            URLSession.AuthChallengeDisposition.performDefaultHandling, .cancelAuthenticationChallenge,
+            .rejectProtectionSpace,
+        ])
     func declinedChallenge(disposition: URLSession.AuthChallengeDisposition) async throws {
         let server = try LoopbackServer { _ in
-            LoopbackResponse(status: 401, headers: [(name: "WWW-Authenticate", value: #"Basic realm="netkit""#)], body: Data("no".utf8))
+            LoopbackResponse(
+                status: 401, headers: [(name: "WWW-Authenticate", value: #"Basic realm="netkit""#)],
+                body: Data("no".utf8))
         }
         defer { server.stop() }
         let decliner = ChallengeDecliner(disposition)
@@ -78,7 +86,9 @@ struct BorrowedSessionTests {
     @Test("without any delegate, a Basic challenge's 401 arrives and its body ends instead of hanging")
     func challengeWithoutDelegate() async throws {
         let server = try LoopbackServer { _ in
-            LoopbackResponse(status: 401, headers: [(name: "WWW-Authenticate", value: #"Digest realm="x", nonce="1""#)], body: Data("no".utf8))
+            LoopbackResponse(
+                status: 401, headers: [(name: "WWW-Authenticate", value: #"Digest realm="x", nonce="1""#)],
+                body: Data("no".utf8))
         }
         defer { server.stop() }
         let transport = URLSessionTransport()

@@ -9,7 +9,9 @@ private struct TaggedSearch: NetworkRequest {
     var path: String { "/users" }
     var method: HTTPMethod { .get }
     var queryParameters: [String: String]? { ["limit": "2"] }
-    var queryItems: [URLQueryItem]? { [URLQueryItem(name: "tag", value: "b&c"), URLQueryItem(name: "tag", value: "a")] }
+    var queryItems: [URLQueryItem]? {
+        [URLQueryItem(name: "tag", value: "b&c"), URLQueryItem(name: "tag", value: "a")]
+    }
 }
 
 /// A configuration, the completion handler and the fluent builder against a real HTTP server on 127.0.0.1, through
@@ -68,7 +70,7 @@ struct CallingStylesIntegrationTests {
             switch request.path {
             case "/users":
                 guard request.method == "POST", request.header("Content-Type") == "application/json",
-                      let body = try? JSONDecoder().decode([String: String].self, from: request.body)
+                    let body = try? JSONDecoder().decode([String: String].self, from: request.body)
                 else { return .text("bad", status: 400) }
                 return .json(#"{"id":5,"name":"\#(body["name"] ?? "")"}"#, status: 201)
             case "/motd":
@@ -83,7 +85,9 @@ struct CallingStylesIntegrationTests {
             .header("X-Trace", "1").body(["name": "eve"]).decode(User.self)
         #expect(user == User(id: 5, name: "eve"))
         #expect(try await manager.request("/motd").string() == "héllo")
-        #expect(try await manager.request("/status").json() == .object(["ok": .bool(true), "n": .array([.number(1), .number(2)])]))
+        #expect(
+            try await manager.request("/status").json()
+                == .object(["ok": .bool(true), "n": .array([.number(1), .number(2)])]))
         let post = try #require(server.requests.first)
         #expect(post.rawQuery == "via=a&via=b%20c")
         #expect(post.header("X-Trace") == "1")

@@ -18,14 +18,17 @@ struct CookieJarIntegrationTests {
         try LoopbackServer { request in
             switch request.path {
             case "/login":
-                LoopbackResponse(status: 204, headers: [
-                    (name: "Set-Cookie", value: "session=abc; Path=/; HttpOnly"),
-                    (name: "Set-Cookie", value: "admin=1; Path=/admin"),
-                ])
+                LoopbackResponse(
+                    status: 204,
+                    headers: [
+                        (name: "Set-Cookie", value: "session=abc; Path=/; HttpOnly"),
+                        (name: "Set-Cookie", value: "admin=1; Path=/admin"),
+                    ])
             case "/fail":
                 LoopbackResponse(status: 500, headers: [(name: "Set-Cookie", value: "failed=yes; Path=/")])
             case "/feed":
-                LoopbackResponse(status: 200, headers: [(name: "Set-Cookie", value: "streamed=1")], body: Data("line\n".utf8))
+                LoopbackResponse(
+                    status: 200, headers: [(name: "Set-Cookie", value: "streamed=1")], body: Data("line\n".utf8))
             default:
                 LoopbackResponse(status: 204)
             }
@@ -34,7 +37,10 @@ struct CookieJarIntegrationTests {
 
     /// The `Cookie` header of the server's requests to `path`, in order (`-` for none).
     static func cookies(_ server: LoopbackServer, _ path: String) -> [String] {
-        server.requests.filter { $0.path == path }.map { $0.headerValues("Cookie").joined(separator: " | ").isEmpty ? "-" : $0.headerValues("Cookie").joined(separator: " | ") }
+        server.requests.filter { $0.path == path }.map {
+            $0.headerValues("Cookie").joined(separator: " | ").isEmpty
+                ? "-" : $0.headerValues("Cookie").joined(separator: " | ")
+        }
     }
 
     /// A transport whose session keeps cookies of its own (ephemeral: its own store, not the process's shared one).
@@ -70,7 +76,8 @@ struct CookieJarIntegrationTests {
         let server = try Self.server()
         defer { server.stop() }
         let configuration = URLSessionConfiguration.ephemeral
-        let stored = try #require(HTTPCookie(properties: [.name: "session", .value: "from-session-store", .domain: "127.0.0.1", .path: "/"]))
+        let stored = try #require(
+            HTTPCookie(properties: [.name: "session", .value: "from-session-store", .domain: "127.0.0.1", .path: "/"]))
         try #require(configuration.httpCookieStorage).setCookie(stored)
         let transport = URLSessionTransport(configuration: configuration)
         let jar = CookieJar()
@@ -81,7 +88,8 @@ struct CookieJarIntegrationTests {
         jar.removeAll()
         _ = try await manager.send(Page(path: "/me"), accessToken: nil)
         // Without a jar, the session's store works as URLSession's always has.
-        _ = try await NetworkManager(baseURL: server.baseURL, transport: transport).send(Page(path: "/me"), accessToken: nil)
+        _ = try await NetworkManager(baseURL: server.baseURL, transport: transport).send(
+            Page(path: "/me"), accessToken: nil)
         #expect(Self.cookies(server, "/me") == ["session=from-jar", "-", "session=from-session-store"])
     }
 
@@ -104,7 +112,11 @@ struct CookieJarIntegrationTests {
         let server = try LoopbackServer { request in
             switch request.path {
             case "/go":
-                LoopbackResponse(status: 302, headers: [(name: "Location", value: "http://localhost:\(request.header("X-Port") ?? "")/landing/page")])
+                LoopbackResponse(
+                    status: 302,
+                    headers: [
+                        (name: "Location", value: "http://localhost:\(request.header("X-Port") ?? "")/landing/page")
+                    ])
             case "/landing/page":
                 LoopbackResponse(status: 204, headers: [(name: "Set-Cookie", value: "landed=1")])
             default:
@@ -136,7 +148,8 @@ struct CookieJarIntegrationTests {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
-        let manager = NetworkManager(baseURL: server.baseURL, transport: URLSessionTransport(configuration: configuration))
+        let manager = NetworkManager(
+            baseURL: server.baseURL, transport: URLSessionTransport(configuration: configuration))
         _ = try await manager.send(Page(path: "/login"), accessToken: nil)
         _ = try await manager.send(Page(path: "/me"), accessToken: nil)
         #expect(Self.cookies(server, "/me") == ["-"])

@@ -42,10 +42,14 @@ struct ErrorTextIntegrationTests {
         #expect(error.localizedDescription.hasPrefix("Could not connect to 127.0.0.1 (cannotConnect"))
     }
 
-    @Test("a refused connection through NetKit's engine and the URLSession transport is a TransportError without query values")
+    @Test(
+        "a refused connection through NetKit's engine and the URLSession transport is a TransportError without query values"
+    )
     func refusedThroughEngine() async throws {
         let executor = RequestExecutor(transport: URLSessionTransport(configuration: .ephemeral))
-        let error = try await #require(throws: TransportError.self) { try await executor.send(Secret(), baseURL: try closedBase()) }
+        let error = try await #require(throws: TransportError.self) {
+            try await executor.send(Secret(), baseURL: try closedBase())
+        }
         #expect(error.kind == .cannotConnect)
         expectNoSecret(error)
     }

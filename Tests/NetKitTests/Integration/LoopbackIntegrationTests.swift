@@ -21,7 +21,8 @@ struct LoopbackIntegrationTests {
         }
         defer { server.stop() }
         let base = URL(string: "\(server.baseURL.absoluteString)/api?key=k1")!
-        let manager = NetworkManager(baseURL: base, userAgentConfiguration: UserAgentConfiguration(appName: "IT", appVersion: "1"))
+        let manager = NetworkManager(
+            baseURL: base, userAgentConfiguration: UserAgentConfiguration(appName: "IT", appVersion: "1"))
         let users = try await manager.send(Search(), accessToken: { "tok" })
         #expect(users.map(\.name) == ["ann", "bob"])
         let request = try #require(server.requests.first)
@@ -37,7 +38,7 @@ struct LoopbackIntegrationTests {
     func jsonPost() async throws {
         let server = try LoopbackServer { request in
             guard request.method == "POST", request.header("Content-Type") == "application/json",
-                  let body = try? JSONDecoder().decode([String: String].self, from: request.body)
+                let body = try? JSONDecoder().decode([String: String].self, from: request.body)
             else { return .text("bad", status: 400) }
             return .json(#"{"id":9,"name":"\#(body["name"] ?? "")"}"#, status: 201)
         }
@@ -71,7 +72,9 @@ struct LoopbackIntegrationTests {
             var multipartData: MultipartFormData? {
                 var form = MultipartFormData()
                 form.addPart(name: "title", data: Data("Holiday \"2026\"".utf8), mimeType: "text/plain")
-                form.addPart(name: "photo", data: Data([0xFF, 0xD8, 0x0D, 0x0A, 0x2D, 0x2D, 0x00]), mimeType: "image/jpeg", filename: "beach \"1\".jpg")
+                form.addPart(
+                    name: "photo", data: Data([0xFF, 0xD8, 0x0D, 0x0A, 0x2D, 0x2D, 0x00]), mimeType: "image/jpeg",
+                    filename: "beach \"1\".jpg")
                 return form
             }
         }
@@ -101,7 +104,9 @@ struct LoopbackIntegrationTests {
     func notFound() async throws {
         let server = try LoopbackServer { _ in .json(#"{"error":"no such user"}"#, status: 404) }
         defer { server.stop() }
-        let error = await #expect(throws: HTTPError.self) { try await NetworkManager(baseURL: server.baseURL).send(GetUser(), accessToken: nil) }
+        let error = await #expect(throws: HTTPError.self) {
+            try await NetworkManager(baseURL: server.baseURL).send(GetUser(), accessToken: nil)
+        }
         #expect(error?.statusCode == 404)
         #expect(error?.data == Data(#"{"error":"no such user"}"#.utf8))
     }
@@ -127,11 +132,15 @@ struct LoopbackIntegrationTests {
         let issued = Mutex(0)
         let server = try LoopbackServer { request in
             if request.path == "/auth/refresh" {
-                let number = issued.withLock { $0 += 1; return $0 }
+                let number = issued.withLock {
+                    $0 += 1
+                    return $0
+                }
                 return .json(#"{"accessToken":"fresh-\#(number)"}"#)
             }
             let valid = "Bearer fresh-\(issued.withLock { $0 })"
-            return request.header("Authorization") == valid ? .json(#"{"id":1,"name":"ann"}"#) : .json("{}", status: 401)
+            return request.header("Authorization") == valid
+                ? .json(#"{"id":1,"name":"ann"}"#) : .json("{}", status: 401)
         }
         defer { server.stop() }
         let manager = NetworkManager(baseURL: server.baseURL)
@@ -147,7 +156,10 @@ struct LoopbackIntegrationTests {
     func retries() async throws {
         let count = Mutex(0)
         let server = try LoopbackServer { _ in
-            count.withLock { $0 += 1; return $0 } <= 2 ? .text("busy", status: 503) : .json(#"{"id":1,"name":"ann"}"#)
+            count.withLock {
+                $0 += 1
+                return $0
+            } <= 2 ? .text("busy", status: 503) : .json(#"{"id":1,"name":"ann"}"#)
         }
         defer { server.stop() }
         let user = try await NetworkManager(baseURL: server.baseURL).send(GetUser(retries: 2), accessToken: nil)
@@ -174,9 +186,12 @@ struct LoopbackIntegrationTests {
             let progress: NetworkProgress?
             var path: String { "/upload" }
             var method: HTTPMethod { .put }
-            var body: RequestBody? { RequestBody(data: Data(repeating: 7, count: 8 << 20), contentType: "application/octet-stream") }
+            var body: RequestBody? {
+                RequestBody(data: Data(repeating: 7, count: 8 << 20), contentType: "application/octet-stream")
+            }
         }
-        let server = try LoopbackServer { request in LoopbackResponse(status: request.body.count == 8 << 20 ? 204 : 400) }
+        let server = try LoopbackServer { request in LoopbackResponse(status: request.body.count == 8 << 20 ? 204 : 400)
+        }
         defer { server.stop() }
         let progress = NetworkProgress()
         let updates = progress.updates
@@ -195,7 +210,9 @@ struct LoopbackIntegrationTests {
             let payload: Data
             var path: String { "/upload" }
             var method: HTTPMethod { .post }
-            var body: RequestBody? { RequestBody(stream: InputStream(data: payload), contentType: "application/octet-stream") }
+            var body: RequestBody? {
+                RequestBody(stream: InputStream(data: payload), contentType: "application/octet-stream")
+            }
         }
         let payload = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let server = try LoopbackServer { request in LoopbackResponse(status: request.body == payload ? 201 : 400) }

@@ -32,7 +32,9 @@ struct ResponseCacheIntegrationTests {
                     return count
                 }
                 let headers = [(name: "ETag", value: #""v1""#), (name: "X-Version", value: String(count))] + extra
-                if request.header("If-None-Match") == #""v1""# { return LoopbackResponse(status: 304, headers: headers) }
+                if request.header("If-None-Match") == #""v1""# {
+                    return LoopbackResponse(status: 304, headers: headers)
+                }
                 var response = LoopbackResponse.json(#"{"id":1,"name":"ann"}"#)
                 response.headers += headers
                 return response
@@ -55,7 +57,9 @@ struct ResponseCacheIntegrationTests {
         #expect(items.server.requests.map { $0.header("If-None-Match") } == [nil, #""v1""#, #""v1""#])
         #expect(responses.map(\.value) == Array(repeating: User(id: 1, name: "ann"), count: 3))
         #expect(responses.map(\.statusCode) == [200, 200, 200])
-        #expect(responses.map { $0.headerFields.value(for: "X-Version") } == ["0", "1", "2"], "the 304's headers reach the caller")
+        #expect(
+            responses.map { $0.headerFields.value(for: "X-Version") } == ["0", "1", "2"],
+            "the 304's headers reach the caller")
     }
 
     @Test("without a cache nothing is conditional: three full 200s")

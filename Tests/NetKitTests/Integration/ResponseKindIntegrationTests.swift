@@ -22,8 +22,12 @@ struct ResponseKindIntegrationTests {
     func server() throws -> LoopbackServer {
         try LoopbackServer { request in
             switch request.path {
-            case "/bytes": LoopbackResponse(headers: [(name: "Content-Type", value: "application/octet-stream")], body: Self.bytes)
-            case "/latin1": LoopbackResponse(headers: [(name: "Content-Type", value: "text/plain; charset=ISO-8859-1")], body: Data([0x63, 0x61, 0x66, 0xE9]))
+            case "/bytes":
+                LoopbackResponse(headers: [(name: "Content-Type", value: "application/octet-stream")], body: Self.bytes)
+            case "/latin1":
+                LoopbackResponse(
+                    headers: [(name: "Content-Type", value: "text/plain; charset=ISO-8859-1")],
+                    body: Data([0x63, 0x61, 0x66, 0xE9]))
             case "/utf8": .text("grüße ✓")
             case "/json": .json(#"{"data":{"users":[{"id":1,"name":"ann"}],"flags":[true,null,2.5]}}"#)
             case "/empty": LoopbackResponse(status: 200)
@@ -52,13 +56,17 @@ struct ResponseKindIntegrationTests {
         let server = try server()
         defer { server.stop() }
         let manager = NetworkManager(baseURL: server.baseURL)
-        #expect(try await manager.send(Get<[User]>(path: "/json", responseKeyPath: ["data", "users"])) == [User(id: 1, name: "ann")])
+        #expect(
+            try await manager.send(Get<[User]>(path: "/json", responseKeyPath: ["data", "users"])) == [
+                User(id: 1, name: "ann")
+            ])
         #expect(try await manager.send(Get<JSONValue>(path: "/json", responseKeyPath: ["data", "flags"]))[2] == 2.5)
         await #expect(throws: ResponseDecodingError.missingKey(key: "posts", path: ["data", "posts"])) {
             try await manager.send(Get<[User]>(path: "/json", responseKeyPath: ["data", "posts"]))
         }
         manager.errorModel = APIError.self
-        let error = try #require(await #expect(throws: ServerError.self) { try await manager.send(Get<JSONValue>(path: "/fail")) })
+        let error = try #require(
+            await #expect(throws: ServerError.self) { try await manager.send(Get<JSONValue>(path: "/fail")) })
         #expect(error.statusCode == 400)
         #expect(error.model(as: APIError.self) == APIError(code: "E1"))
         await #expect(throws: HTTPError.self) { try await manager.send(Get<JSONValue>(path: "/missing")) }

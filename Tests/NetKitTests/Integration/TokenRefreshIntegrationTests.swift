@@ -77,11 +77,15 @@ struct TokenRefreshIntegrationTests {
         return (manager, store)
     }
 
-    func send(_ count: Int, through manager: NetworkManager, store: ManagerTokenStore) async -> [Result<User, any Error>] {
+    func send(_ count: Int, through manager: NetworkManager, store: ManagerTokenStore) async -> [Result<
+        User, any Error
+    >] {
         await withTaskGroup(of: Result<User, any Error>.self) { group in
             for id in 0..<count {
                 group.addTask {
-                    do { return .success(try await manager.send(GetUser(id: id), accessToken: { store.current })) } catch { return .failure(error) }
+                    do {
+                        return .success(try await manager.send(GetUser(id: id), accessToken: { store.current }))
+                    } catch { return .failure(error) }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -147,6 +151,9 @@ struct TokenRefreshIntegrationTests {
         let late = try await slow.value
         #expect(fast.id == 1 && late.id == 1)
         #expect(api.refreshes == 1)
-        #expect(server.requests.filter { $0.path == "/users/1" }.map { $0.header("Authorization") } == ["Bearer expired", "Bearer token-1"])
+        #expect(
+            server.requests.filter { $0.path == "/users/1" }.map { $0.header("Authorization") } == [
+                "Bearer expired", "Bearer token-1",
+            ])
     }
 }

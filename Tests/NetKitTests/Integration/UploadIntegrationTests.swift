@@ -37,11 +37,20 @@ struct UploadIntegrationTests {
         #expect(report.digest.byteCount == Int(form.contentLength))
         let parts = try report.digest.multipartParts()
         let expected = [
-            LoopbackMultipartPartDigest(name: "title", filename: nil, contentType: nil, byteCount: title.utf8.count, sha256: sha256Hex(Data(title.utf8))),
-            LoopbackMultipartPartDigest(name: "notes", filename: "notes.txt", contentType: "text/plain", byteCount: notes.count, sha256: sha256Hex(notes)),
-            LoopbackMultipartPartDigest(name: "photo", filename: "beach 1.jpg", contentType: "image/jpeg", byteCount: photo.count, sha256: sha256Hex(photo)),
-            LoopbackMultipartPartDigest(name: "album", filename: nil, contentType: nil, byteCount: 6, sha256: sha256Hex(Data("summer".utf8))),
-            LoopbackMultipartPartDigest(name: "video", filename: "clip.mp4", contentType: "application/x-clip", byteCount: video.count, sha256: await expectedVideo),
+            LoopbackMultipartPartDigest(
+                name: "title", filename: nil, contentType: nil, byteCount: title.utf8.count,
+                sha256: sha256Hex(Data(title.utf8))),
+            LoopbackMultipartPartDigest(
+                name: "notes", filename: "notes.txt", contentType: "text/plain", byteCount: notes.count,
+                sha256: sha256Hex(notes)),
+            LoopbackMultipartPartDigest(
+                name: "photo", filename: "beach 1.jpg", contentType: "image/jpeg", byteCount: photo.count,
+                sha256: sha256Hex(photo)),
+            LoopbackMultipartPartDigest(
+                name: "album", filename: nil, contentType: nil, byteCount: 6, sha256: sha256Hex(Data("summer".utf8))),
+            LoopbackMultipartPartDigest(
+                name: "video", filename: "clip.mp4", contentType: "application/x-clip", byteCount: video.count,
+                sha256: await expectedVideo),
         ]
         #expect(parts == expected)
         #expect(scratch.openDescriptorCount() == 0)
@@ -126,7 +135,8 @@ struct UploadIntegrationTests {
         let server = try LoopbackServer { _ in .text("busy", status: 503) }
         defer { server.stop() }
         let manager = NetworkManager(baseURL: server.baseURL)
-        let stream = RequestBody(stream: InputStream(data: uploadPattern(1000)), length: 1000, contentType: "text/plain")
+        let stream = RequestBody(
+            stream: InputStream(data: uploadPattern(1000)), length: 1000, contentType: "text/plain")
         await #expect(throws: HTTPError.self) {
             _ = try await manager.send(PutBody(body: stream, retries: 3), accessToken: nil)
         }
@@ -137,7 +147,8 @@ struct UploadIntegrationTests {
         let refreshing = NetworkManager(baseURL: guarded.baseURL)
         let refresher = CountingRefresher()
         refreshing.tokenRefresher = refresher
-        let another = RequestBody(stream: InputStream(data: uploadPattern(1000)), length: 1000, contentType: "text/plain")
+        let another = RequestBody(
+            stream: InputStream(data: uploadPattern(1000)), length: 1000, contentType: "text/plain")
         await #expect(throws: NetworkError.unauthorized) {
             _ = try await refreshing.send(PutBody(body: another), accessToken: { refresher.token })
         }
@@ -154,7 +165,8 @@ struct UploadIntegrationTests {
         form.addField(name: "a", value: "1")
         try form.addPart(name: "f", fileURL: file)
         var streamForm = MultipartFormData()
-        streamForm.addPart(name: "s", stream: InputStream(data: bytes), length: Int64(bytes.count), mimeType: "text/plain")
+        streamForm.addPart(
+            name: "s", stream: InputStream(data: bytes), length: Int64(bytes.count), mimeType: "text/plain")
         let server = try Self.reportingServer()
         defer { server.stop() }
         let manager = NetworkManager(baseURL: server.baseURL)
@@ -163,11 +175,20 @@ struct UploadIntegrationTests {
             try await manager.send(PutBody(body: try RequestBody(fileURL: file)), accessToken: nil),
             try await manager.send(SendForm(form: form), accessToken: nil),
             try await manager.send(SendForm(form: streamForm), accessToken: nil),
-            try await manager.send(PutBody(body: RequestBody(stream: InputStream(data: bytes), length: Int64(bytes.count), contentType: "text/plain")), accessToken: nil),
-            try await manager.send(PutBody(body: RequestBody(stream: InputStream(data: bytes), contentType: "text/plain")), accessToken: nil),
-            try await manager.send(PutBody(body: RequestBody(data: bytes, contentType: "text/plain")), accessToken: nil),
+            try await manager.send(
+                PutBody(
+                    body: RequestBody(
+                        stream: InputStream(data: bytes), length: Int64(bytes.count), contentType: "text/plain")),
+                accessToken: nil),
+            try await manager.send(
+                PutBody(body: RequestBody(stream: InputStream(data: bytes), contentType: "text/plain")),
+                accessToken: nil),
+            try await manager.send(
+                PutBody(body: RequestBody(data: bytes, contentType: "text/plain")), accessToken: nil),
         ]
-        let lengths = [bytes.count, Int(form.contentLength), Int(streamForm.contentLength), bytes.count, nil, bytes.count]
+        let lengths = [
+            bytes.count, Int(form.contentLength), Int(streamForm.contentLength), bytes.count, nil, bytes.count,
+        ]
         #expect(reports.map(\.contentLength) == lengths)
         #expect(reports.map(\.wasChunked) == [false, false, false, false, true, false])
         #expect(reports.map(\.digest.byteCount) == lengths.map { $0 ?? bytes.count })
@@ -190,7 +211,8 @@ struct UploadIntegrationTests {
             for await value in updates { values.append(value) }
             return values
         }
-        _ = try await NetworkManager(baseURL: server.baseURL).send(SendForm(form: form, progress: progress), accessToken: nil)
+        _ = try await NetworkManager(baseURL: server.baseURL).send(
+            SendForm(form: form, progress: progress), accessToken: nil)
         let values = await seen.value
 
         #expect(progress.fractionCompleted == 1.0)
@@ -232,7 +254,8 @@ struct UploadIntegrationTests {
         let refusing = try LoopbackServer { _ in .text("no", status: 422) }
         defer { refusing.stop() }
         await #expect(throws: HTTPError.self) {
-            _ = try await NetworkManager(baseURL: refusing.baseURL).send(PutBody(body: try RequestBody(fileURL: file)), accessToken: nil)
+            _ = try await NetworkManager(baseURL: refusing.baseURL).send(
+                PutBody(body: try RequestBody(fileURL: file)), accessToken: nil)
         }
         #expect(refusing.requests.first?.body.count == 16 * 1024 * 1024)
         #expect(scratch.openDescriptorCount() == 0)
@@ -241,7 +264,8 @@ struct UploadIntegrationTests {
         let small = try LoopbackServer(limits: LoopbackLimits(maxBodyBytes: 1 << 20)) { _ in .text("ok") }
         defer { small.stop() }
         await #expect(throws: (any Error).self) {
-            _ = try await NetworkManager(baseURL: small.baseURL).send(PutBody(body: try RequestBody(fileURL: file)), accessToken: nil)
+            _ = try await NetworkManager(baseURL: small.baseURL).send(
+                PutBody(body: try RequestBody(fileURL: file)), accessToken: nil)
         }
         #expect(scratch.openDescriptorCount() == 0)
     }

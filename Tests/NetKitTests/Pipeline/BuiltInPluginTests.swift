@@ -13,7 +13,9 @@ struct BuiltInPluginTests {
         var method: HTTPMethod { .get }
     }
 
-    func send(_ request: Ping, plugins: [any Plugin] = [], replies: [StubTransport.Reply] = [.status(200)]) async throws -> StubTransport.RecordedRequest? {
+    func send(_ request: Ping, plugins: [any Plugin] = [], replies: [StubTransport.Reply] = [.status(200)]) async throws
+        -> StubTransport.RecordedRequest?
+    {
         let stub = StubTransport(replies: replies)
         let executor = RequestExecutor(transport: stub, plugins: plugins)
         _ = try await executor.send(request, baseURL: stubBase)
@@ -38,7 +40,9 @@ struct BuiltInPluginTests {
     func statusValidation() async throws {
         let plugin = StatusCodeValidationPlugin(accepting: [200])
         _ = try await send(Ping(plugins: [plugin]))
-        let error = await #expect(throws: HTTPError.self) { try await send(Ping(plugins: [plugin]), replies: [.status(203)]) }
+        let error = await #expect(throws: HTTPError.self) {
+            try await send(Ping(plugins: [plugin]), replies: [.status(203)])
+        }
         #expect(error?.statusCode == 203)
     }
 

@@ -14,7 +14,9 @@ struct PluginLifecycleTests {
         var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 2, delay: 0) }
     }
 
-    @Test("every hook runs as documented: prepare and didFinish once per request, the others once per attempt, in priority order")
+    @Test(
+        "every hook runs as documented: prepare and didFinish once per request, the others once per attempt, in priority order"
+    )
     func hooksAndOrder() async throws {
         let log = EventLog()
         let refresher = CountingRefresher()
@@ -33,7 +35,8 @@ struct PluginLifecycleTests {
         func each(_ hook: String) -> [String] { order.map { "\($0).\(hook)" } }
         var expected = each("prepare")
         for (attempt, status) in [(1, 503), (2, 401), (3, 200)] {
-            expected += each("willSend#\(attempt)") + each("didReceive#\(attempt):\(status)") + each("verify#\(attempt)")
+            expected +=
+                each("willSend#\(attempt)") + each("didReceive#\(attempt):\(status)") + each("verify#\(attempt)")
         }
         expected += each("didFinish:200")
         #expect(log.all == expected)
@@ -52,10 +55,12 @@ struct PluginLifecycleTests {
 
         let cancelLog = EventLog()
         let (reached, signal) = AsyncStream.makeStream(of: Void.self)
-        let slow = NetworkManager(baseURL: stubBase, transport: StubTransport { _, _ in
-            signal.yield()
-            return StubTransport.Reply.status(200).delayed(by: .seconds(600))
-        })
+        let slow = NetworkManager(
+            baseURL: stubBase,
+            transport: StubTransport { _, _ in
+                signal.yield()
+                return StubTransport.Reply.status(200).delayed(by: .seconds(600))
+            })
         slow.plugins = [HookRecorder(name: "p", priority: .normal, log: cancelLog)]
         let task = Task { try await slow.send(GetUser(), accessToken: nil) }
         var iterator = reached.makeAsyncIterator()
@@ -89,7 +94,9 @@ struct PluginLifecycleTests {
     func verifyThrows() async throws {
         struct Maintenance: Error, Equatable {}
         struct Detector: Plugin {
-            func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict {
+            func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext)
+                async throws -> PluginVerdict
+            {
                 if response.value(forHeader: "X-Maintenance") != nil { throw Maintenance() }
                 return .accept
             }
@@ -103,7 +110,9 @@ struct PluginLifecycleTests {
     @Test("a verify that asks for another attempt gets it, up to the documented limit")
     func verifyRetries() async throws {
         struct RetryWhileStale: Plugin {
-            func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict {
+            func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext)
+                async throws -> PluginVerdict
+            {
                 response.value(forHeader: "X-Stale") == nil ? .accept : .retry
             }
         }
@@ -118,7 +127,9 @@ struct PluginLifecycleTests {
         let alwaysStale = StubTransport { _, _ in stale }
         let stubborn = NetworkManager(baseURL: stubBase, transport: alwaysStale)
         stubborn.plugins = [RetryWhileStale()]
-        await #expect(throws: PluginRetryLimitExceeded(statusCode: 200)) { try await stubborn.send(GetUser(), accessToken: nil) }
+        await #expect(throws: PluginRetryLimitExceeded(statusCode: 200)) {
+            try await stubborn.send(GetUser(), accessToken: nil)
+        }
         #expect(alwaysStale.requestCount == PluginVerdict.maximumRetries + 1)
     }
 
@@ -150,14 +161,18 @@ struct PluginLifecycleTests {
         struct Rejected: Error {}
         let stub = StubTransport(replies: [.status(204), .status(204)])
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
-        manager.plugins = [InterceptorPlugin(request: { request in
-            var request = request
-            try request.setHeader("X-Tenant", "acme")
-            return request
-        })]
+        manager.plugins = [
+            InterceptorPlugin(request: { request in
+                var request = request
+                try request.setHeader("X-Tenant", "acme")
+                return request
+            })
+        ]
         _ = try await manager.send(DeleteUser(), accessToken: nil)
         #expect(stub.requests.first?.value(forHeader: "X-Tenant") == "acme")
-        manager.plugins = [InterceptorPlugin(response: { response in if response.statusCode == 204 { throw Rejected() } })]
+        manager.plugins = [
+            InterceptorPlugin(response: { response in if response.statusCode == 204 { throw Rejected() } })
+        ]
         await #expect(throws: Rejected.self) { try await manager.send(DeleteUser(), accessToken: nil) }
     }
 }

@@ -12,7 +12,9 @@ struct PluginReplaceTests {
         let replacement: ReceivedResponse
         var priority: PluginPriority = .normal
 
-        func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict {
+        func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws
+            -> PluginVerdict
+        {
             response.statusCode == status ? .replace(replacement) : .accept
         }
     }
@@ -22,19 +24,26 @@ struct PluginReplaceTests {
         let priority: PluginPriority = .low
         let seen = Mutex<[String]>([])
 
-        func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict {
-            seen.withLock { $0.append("verify \(response.statusCode) \(String(decoding: response.body ?? Data(), as: UTF8.self))") }
+        func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws
+            -> PluginVerdict
+        {
+            seen.withLock {
+                $0.append("verify \(response.statusCode) \(String(decoding: response.body ?? Data(), as: UTF8.self))")
+            }
             return .accept
         }
 
-        func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics) async {
+        func didFinish(
+            _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics
+        ) async {
             let outcome = (try? result.get()).map { "finish \($0.statusCode)" } ?? "finish failure"
             seen.withLock { $0.append(outcome) }
         }
     }
 
     static let ok = ReceivedResponse(
-        head: HTTPResponseHead(statusCode: 200, headerFields: try! HTTPHeaderFields(["Content-Type": "application/json"])),
+        head: HTTPResponseHead(
+            statusCode: 200, headerFields: try! HTTPHeaderFields(["Content-Type": "application/json"])),
         body: Data(#"{"id":7,"name":"stand-in"}"#.utf8)
     )
 
@@ -42,7 +51,9 @@ struct PluginReplaceTests {
     func replacedFailureDecodes() async throws {
         let stub = StubTransport(replies: [.data(Data("down".utf8), status: 500)])
         let witness = Witness()
-        let manager = NetworkManager(baseURL: stubBase, transport: stub, plugins: [Replacer(status: 500, replacement: Self.ok, priority: .high), witness])
+        let manager = NetworkManager(
+            baseURL: stubBase, transport: stub,
+            plugins: [Replacer(status: 500, replacement: Self.ok, priority: .high), witness])
         let user = try await manager.send(GetUser(), accessToken: nil)
         #expect(user == User(id: 7, name: "stand-in"))
         #expect(witness.seen.withLock { $0 } == [#"verify 200 {"id":7,"name":"stand-in"}"#, "finish 200"])
@@ -53,7 +64,8 @@ struct PluginReplaceTests {
     func replacedSuccessFails() async throws {
         let stub = StubTransport(replies: [.json(#"{"id":1,"name":"ann"}"#)])
         let replacement = ReceivedResponse(head: HTTPResponseHead(statusCode: 409), body: Data("conflict".utf8))
-        let manager = NetworkManager(baseURL: stubBase, transport: stub, plugins: [Replacer(status: 200, replacement: replacement)])
+        let manager = NetworkManager(
+            baseURL: stubBase, transport: stub, plugins: [Replacer(status: 200, replacement: replacement)])
         let error = await #expect(throws: HTTPError.self) { try await manager.send(GetUser(), accessToken: nil) }
         #expect(error?.statusCode == 409)
         #expect(error?.data == Data("conflict".utf8))
@@ -68,8 +80,13 @@ struct PluginReplaceTests {
             let used = Mutex(false)
             let replacement: ReceivedResponse
             init(_ replacement: ReceivedResponse) { self.replacement = replacement }
-            func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict {
-                used.withLock { used in defer { used = true }; return used } ? .accept : .replace(replacement)
+            func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext)
+                async throws -> PluginVerdict
+            {
+                used.withLock { used in
+                    defer { used = true }
+                    return used
+                } ? .accept : .replace(replacement)
             }
         }
         let manager = NetworkManager(baseURL: stubBase, transport: stub, plugins: [Once(unavailable)])
@@ -82,7 +99,8 @@ struct PluginReplaceTests {
     func replacementWithoutBody() async throws {
         let stub = StubTransport(replies: [.json(#"{"id":1,"name":"ann"}"#), .json(#"{"id":1,"name":"ann"}"#)])
         let empty = ReceivedResponse(head: HTTPResponseHead(statusCode: 204), body: nil)
-        let manager = NetworkManager(baseURL: stubBase, transport: stub, plugins: [Replacer(status: 200, replacement: empty)])
+        let manager = NetworkManager(
+            baseURL: stubBase, transport: stub, plugins: [Replacer(status: 200, replacement: empty)])
         _ = try await manager.send(DeleteUser(), accessToken: nil)
         await #expect(throws: (any Error).self) { try await manager.send(GetUser(), accessToken: nil) }
     }
@@ -91,7 +109,8 @@ struct PluginReplaceTests {
     func streamReplaced() async throws {
         let stub = StubTransport(replies: [.data(Data("original".utf8), status: 200)])
         let replacement = ReceivedResponse(head: HTTPResponseHead(statusCode: 200), body: Data("replaced".utf8))
-        let manager = NetworkManager(baseURL: stubBase, transport: stub, plugins: [Replacer(status: 200, replacement: replacement)])
+        let manager = NetworkManager(
+            baseURL: stubBase, transport: stub, plugins: [Replacer(status: 200, replacement: replacement)])
         let stream = try await manager.stream(GetUser(), accessToken: nil)
         var bytes = Data()
         for try await chunk in stream.chunks { bytes.append(chunk) }

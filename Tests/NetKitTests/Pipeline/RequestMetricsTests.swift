@@ -13,7 +13,9 @@ struct RequestMetricsTests {
         var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 1, delay: 0.01, jitter: .none) }
     }
 
-    @Test("NetKit measures start, head, end, attempts, retry waits and bytes itself, and hands them to the caller and plugins")
+    @Test(
+        "NetKit measures start, head, end, attempts, retry waits and bytes itself, and hands them to the caller and plugins"
+    )
     func measured() async throws {
         let body = #"{"id":1,"name":"ann"}"#
         let stub = StubTransport(replies: [.data(Data("busy".utf8), status: 503), .json(body)])
@@ -30,14 +32,18 @@ struct RequestMetricsTests {
         let end = try #require(metrics.end)
         #expect(metrics.start <= head && head <= end)
         #expect(metrics.duration >= metrics.totalRetryWait)
-        #expect(metrics.timeToResponseHead.map { $0 >= .milliseconds(10) } == true, "the last head came after the retry wait")
+        #expect(
+            metrics.timeToResponseHead.map { $0 >= .milliseconds(10) } == true,
+            "the last head came after the retry wait")
         #expect(response.statusCode == 200)
         #expect(log.matching("didFinish:200").count == 1)
     }
 
     /// A JSON user, `Content-Type` set.
     static func user(status: Int = 200) throws -> ScriptedHeadTransport.Answer {
-        try .fields(status, [(name: "Content-Type", value: "application/json")], body: status == 200 ? #"{"id":1,"name":"ann"}"# : "busy")
+        try .fields(
+            status, [(name: "Content-Type", value: "application/json")],
+            body: status == 200 ? #"{"id":1,"name":"ann"}"# : "busy")
     }
 
     @Test("responseHead is when the head arrived, not when a transport that delivers the body whole handed it over")
@@ -62,7 +68,8 @@ struct RequestMetricsTests {
         #expect(response.metrics.responseHead == retried.deliveries.last?.headReceivedAt)
 
         let streaming = ScriptedHeadTransport([try Self.user()], handsOverLate: true)
-        let (_, metrics) = try await RequestExecutor(transport: streaming).streamingResponse(for: GetUser(), baseURL: stubBase)
+        let (_, metrics) = try await RequestExecutor(transport: streaming).streamingResponse(
+            for: GetUser(), baseURL: stubBase)
         #expect(metrics.responseHead == streaming.deliveries.first?.headReceivedAt)
     }
 }

@@ -36,7 +36,9 @@ struct RetryRulesTests {
     @Test("a POST is not retried by default")
     func postNotRetried() async throws {
         let stub = StubTransport(replies: [.status(503), .json(#"{"id":1,"name":"ann"}"#)])
-        await #expect(throws: HTTPError.self) { try await executor(stub, clock: RecordingClock()).send(Create(), baseURL: stubBase) }
+        await #expect(throws: HTTPError.self) {
+            try await executor(stub, clock: RecordingClock()).send(Create(), baseURL: stubBase)
+        }
         #expect(stub.requestCount == 1)
     }
 
@@ -53,8 +55,12 @@ struct RetryRulesTests {
 
     @Test("a 503 decoded into the caller's own error type is still a 503, and retried")
     func decodedStatusRetried() async throws {
-        let stub = StubTransport(replies: [.data(Data("busy".utf8), status: 503), .data(Data("gone".utf8), status: 404)])
-        await #expect(throws: Decoded(message: "gone")) { try await executor(stub, clock: RecordingClock()).send(Lookup(), baseURL: stubBase) }
+        let stub = StubTransport(replies: [
+            .data(Data("busy".utf8), status: 503), .data(Data("gone".utf8), status: 404),
+        ])
+        await #expect(throws: Decoded(message: "gone")) {
+            try await executor(stub, clock: RecordingClock()).send(Lookup(), baseURL: stubBase)
+        }
         #expect(stub.requestCount == 2, "the 503 was retried, the 404 was not")
     }
 
@@ -113,7 +119,10 @@ struct RetryRulesTests {
         let httpDate = formatter.string(from: date)
         let count = Mutex(0)
         let server = try LoopbackServer { _ in
-            switch count.withLock({ $0 += 1; return $0 }) {
+            switch count.withLock({
+                $0 += 1
+                return $0
+            }) {
             case 1: LoopbackResponse(status: 503, headers: [(name: "Retry-After", value: "1")])
             case 2: LoopbackResponse(status: 429, headers: [(name: "Retry-After", value: httpDate)])
             default: .json(#"{"id":1,"name":"ann"}"#)
@@ -122,7 +131,9 @@ struct RetryRulesTests {
         defer { server.stop() }
         let clock = RecordingClock()
         let executor = RequestExecutor(transport: URLSessionTransport(), clock: clock, randomUnit: { 0 })
-        let response = try await onDedicatedExecutor { try await executor.response(for: Lookup(), baseURL: server.baseURL) }
+        let response = try await onDedicatedExecutor {
+            try await executor.response(for: Lookup(), baseURL: server.baseURL)
+        }
         #expect(response.value.id == 1)
         let waits = clock.recorded.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
         #expect(waits.count == 2)
@@ -137,11 +148,15 @@ struct RetryRulesTests {
             typealias Response = EmptyResponse
             var path: String { "/upload" }
             var method: HTTPMethod { .put }
-            var body: RequestBody? { RequestBody(stream: InputStream(data: Data("abc".utf8)), contentType: "text/plain") }
+            var body: RequestBody? {
+                RequestBody(stream: InputStream(data: Data("abc".utf8)), contentType: "text/plain")
+            }
             var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 3, delay: 0) }
         }
         let stub = StubTransport(replies: [.status(503), .status(204)])
-        await #expect(throws: HTTPError.self) { try await executor(stub, clock: RecordingClock()).send(Upload(), baseURL: stubBase) }
+        await #expect(throws: HTTPError.self) {
+            try await executor(stub, clock: RecordingClock()).send(Upload(), baseURL: stubBase)
+        }
         #expect(stub.requestCount == 1)
     }
 }

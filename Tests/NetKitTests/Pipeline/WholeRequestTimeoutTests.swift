@@ -32,14 +32,18 @@ struct WholeRequestTimeoutTests {
                 try await Task.sleep(until: started + timeout, clock: .continuous)
                 return clock.now - started
             }()
-            let error = await #expect(throws: URLError.self) { try await manager.send(Patient(timeout: timeout), accessToken: nil) }
+            let error = await #expect(throws: URLError.self) {
+                try await manager.send(Patient(timeout: timeout), accessToken: nil)
+            }
             let elapsed = clock.now - started
             return (error, elapsed, try await timer)
         }
         #expect(error?.code == .timedOut)
         #expect(elapsed >= timeout)
         // Without the deadline the retries would run for seconds; the bound leaves room for a loaded machine.
-        #expect(elapsed - timerElapsed < .milliseconds(150), "ends within 150 ms of its deadline: \(elapsed), a bare timer \(timerElapsed)")
+        #expect(
+            elapsed - timerElapsed < .milliseconds(150),
+            "ends within 150 ms of its deadline: \(elapsed), a bare timer \(timerElapsed)")
         #expect(stub.requestCount == 2, "the retry after the wait is the attempt the deadline ends")
     }
 

@@ -19,7 +19,10 @@ struct EventSourceIntegrationTests {
     func reconnectWithLastEventID() async throws {
         let connection = Mutex(0)
         let server = try LoopbackServer { _ in
-            switch connection.withLock({ $0 += 1; return $0 }) {
+            switch connection.withLock({
+                $0 += 1
+                return $0
+            }) {
             case 1:
                 return .streamed(headers: Self.eventStream) { writer in
                     _ = writer.write("retry: 20\nid: 1\ndata: a\n\n")
@@ -46,7 +49,9 @@ struct EventSourceIntegrationTests {
         let server = try LoopbackServer { _ in LoopbackResponse(status: 204) }
         defer { server.stop() }
         var count = 0
-        for try await _ in NetworkManager(baseURL: server.baseURL).eventSource(Notifications(), accessToken: nil) { count += 1 }
+        for try await _ in NetworkManager(baseURL: server.baseURL).eventSource(Notifications(), accessToken: nil) {
+            count += 1
+        }
         #expect(count == 0)
         #expect(server.requestCount == 1)
     }
@@ -79,11 +84,15 @@ struct EventSourceIntegrationTests {
         let server = try LoopbackServer { request in
             if request.path == "/auth/refresh" { return .json(#"{"accessToken":"fresh"}"#) }
             guard request.header("Authorization") == "Bearer fresh" else { return .json("{}", status: 401) }
-            switch connection.withLock({ $0 += 1; return $0 }) {
-            case 1: return .streamed(headers: Self.eventStream) { writer in
-                _ = writer.write("retry: 10\ndata: first\n\n")
-                writer.abort()
-            }
+            switch connection.withLock({
+                $0 += 1
+                return $0
+            }) {
+            case 1:
+                return .streamed(headers: Self.eventStream) { writer in
+                    _ = writer.write("retry: 10\ndata: first\n\n")
+                    writer.abort()
+                }
             case 2: return .streamed(headers: Self.eventStream) { $0.write("data: second\n\n") }
             default: return LoopbackResponse(status: 204)
             }
@@ -93,20 +102,26 @@ struct EventSourceIntegrationTests {
         let store = ManagerTokenStore(manager: manager)
         manager.tokenRefresher = store
         var data: [String] = []
-        for try await event in manager.eventSource(Notifications(), accessToken: { store.current }) { data.append(event.data) }
+        for try await event in manager.eventSource(Notifications(), accessToken: { store.current }) {
+            data.append(event.data)
+        }
         #expect(data == ["first", "second"])
         #expect(server.requests.map(\.path) == ["/events", "/auth/refresh", "/events", "/events", "/events"])
-        #expect(server.requests.filter { $0.path == "/events" }.map { $0.header("Authorization") }
-            == ["Bearer expired", "Bearer fresh", "Bearer fresh", "Bearer fresh"])
+        #expect(
+            server.requests.filter { $0.path == "/events" }.map { $0.header("Authorization") }
+                == ["Bearer expired", "Bearer fresh", "Bearer fresh", "Bearer fresh"])
     }
 
     @Test("a server that keeps dropping at once exhausts the policy; the error says what stopped the source")
     func reconnectLimit() async throws {
         let server = try LoopbackServer { _ in .streamed(headers: Self.eventStream) { $0.abort() } }
         defer { server.stop() }
-        let policy = EventSourcePolicy(initialDelay: .milliseconds(5), maximumDelay: .milliseconds(20), maximumAttempts: 3)
+        let policy = EventSourcePolicy(
+            initialDelay: .milliseconds(5), maximumDelay: .milliseconds(20), maximumAttempts: 3)
         let error = await #expect(throws: EventSourceError.self) {
-            for try await _ in NetworkManager(baseURL: server.baseURL).eventSource(Notifications(), accessToken: nil, policy: policy) {}
+            for try await _ in NetworkManager(baseURL: server.baseURL).eventSource(
+                Notifications(), accessToken: nil, policy: policy)
+            {}
         }
         guard case .reconnectLimitReached(let attempts, let lastError)? = error else { return }
         #expect(attempts == 3)

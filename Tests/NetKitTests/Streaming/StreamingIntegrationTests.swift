@@ -33,7 +33,9 @@ struct StreamingIntegrationTests {
             }
         }
         defer { server.stop() }
-        let manager = NetworkManager(baseURL: server.baseURL, userAgentConfiguration: UserAgentConfiguration(appName: "Streamer", appVersion: "1"))
+        let manager = NetworkManager(
+            baseURL: server.baseURL,
+            userAgentConfiguration: UserAgentConfiguration(appName: "Streamer", appVersion: "1"))
         let response = try await manager.stream(Feed(), accessToken: { "tok" })
         #expect(response.statusCode == 200)
         var records: [Record] = []
@@ -61,7 +63,8 @@ struct StreamingIntegrationTests {
         }
         defer { server.stop() }
         var lines: [String] = []
-        for try await line in try await NetworkManager(baseURL: server.baseURL).stream(Feed(), accessToken: nil).lines() {
+        for try await line in try await NetworkManager(baseURL: server.baseURL).stream(Feed(), accessToken: nil).lines()
+        {
             lines.append(line)
         }
         #expect(lines == ["héllo wörld", "naïve ✓", "last"])
@@ -71,27 +74,33 @@ struct StreamingIntegrationTests {
     func serverSentEvents() async throws {
         let server = try LoopbackServer { _ in
             .streamed(headers: [(name: "Content-Type", value: "text/event-stream")]) { writer in
-                _ = writer.write(": welcome\r\nretry: 1500\r\nid: 1\r\nevent: greeting\r\ndata: hello\r\ndata: world\r\n\r\n")
+                _ = writer.write(
+                    ": welcome\r\nretry: 1500\r\nid: 1\r\nevent: greeting\r\ndata: hello\r\ndata: world\r\n\r\n")
                 _ = writer.write("data: no id of its own\n\nid\ndata: id cleared\n\n")
             }
         }
         defer { server.stop() }
         var events: [ServerSentEvent] = []
-        for try await event in try await NetworkManager(baseURL: server.baseURL).stream(Feed(), accessToken: nil).events() {
+        for try await event in try await NetworkManager(baseURL: server.baseURL).stream(Feed(), accessToken: nil)
+            .events()
+        {
             events.append(event)
         }
-        #expect(events == [
-            ServerSentEvent(id: "1", event: "greeting", data: "hello\nworld", retry: .milliseconds(1500)),
-            ServerSentEvent(id: "1", event: "message", data: "no id of its own"),
-            ServerSentEvent(id: "", event: "message", data: "id cleared"),
-        ])
+        #expect(
+            events == [
+                ServerSentEvent(id: "1", event: "greeting", data: "hello\nworld", retry: .milliseconds(1500)),
+                ServerSentEvent(id: "1", event: "message", data: "no id of its own"),
+                ServerSentEvent(id: "", event: "message", data: "id cleared"),
+            ])
     }
 
     @Test("401 → one refresh → the stream, before any body byte")
     func refreshThenStream() async throws {
         let server = try LoopbackServer { request in
             if request.path == "/auth/refresh" { return .json(#"{"accessToken":"fresh"}"#) }
-            guard request.header("Authorization") == "Bearer fresh" else { return .json(#"{"error":"expired"}"#, status: 401) }
+            guard request.header("Authorization") == "Bearer fresh" else {
+                return .json(#"{"error":"expired"}"#, status: 401)
+            }
             return .streamed { $0.write("one\ntwo\n") }
         }
         defer { server.stop() }
@@ -99,7 +108,9 @@ struct StreamingIntegrationTests {
         let store = ManagerTokenStore(manager: manager)
         manager.tokenRefresher = store
         var lines: [String] = []
-        for try await line in try await manager.stream(Feed(), accessToken: { store.current }).lines() { lines.append(line) }
+        for try await line in try await manager.stream(Feed(), accessToken: { store.current }).lines() {
+            lines.append(line)
+        }
         #expect(lines == ["one", "two"])
         #expect(server.requests.map(\.path) == ["/feed", "/auth/refresh", "/feed"])
     }
@@ -135,7 +146,9 @@ struct StreamingIntegrationTests {
         }
         let server = try LoopbackServer { _ in .json(#"{"reason":"quota"}"#, status: 429) }
         defer { server.stop() }
-        await #expect(throws: Refused(reason: "quota")) { try await NetworkManager(baseURL: server.baseURL).stream(Decoded(), accessToken: nil) }
+        await #expect(throws: Refused(reason: "quota")) {
+            try await NetworkManager(baseURL: server.baseURL).stream(Decoded(), accessToken: nil)
+        }
     }
 
     @Test("a connection dropped mid-body, or a body shorter than its Content-Length, makes iteration throw")
@@ -150,7 +163,9 @@ struct StreamingIntegrationTests {
             defer { server.stop() }
             var lines: [String] = []
             let error = await #expect(throws: URLError.self) {
-                for try await line in try await NetworkManager(baseURL: server.baseURL).stream(Feed(), accessToken: nil).lines() {
+                for try await line in try await NetworkManager(baseURL: server.baseURL).stream(Feed(), accessToken: nil)
+                    .lines()
+                {
                     lines.append(line)
                 }
             }
@@ -191,7 +206,9 @@ struct StreamingIntegrationTests {
         defer { server.stop() }
         let (gotFirst, signal) = AsyncStream.makeStream(of: Void.self)
         let task = Task {
-            for try await _ in try await NetworkManager(baseURL: server.baseURL).stream(Feed(), accessToken: nil).lines() { signal.yield() }
+            for try await _ in try await NetworkManager(baseURL: server.baseURL).stream(Feed(), accessToken: nil)
+                .lines()
+            { signal.yield() }
         }
         var iterator = gotFirst.makeAsyncIterator()
         await iterator.next()

@@ -18,11 +18,15 @@ struct HookRecorder: Plugin {
     func didReceive(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async {
         log.append("\(name).didReceive#\(context.attempt):\(response.statusCode)")
     }
-    func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws -> PluginVerdict {
+    func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws
+        -> PluginVerdict
+    {
         log.append("\(name).verify#\(context.attempt)")
         return .accept
     }
-    func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics) async {
+    func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics)
+        async
+    {
         log.append("\(name).didFinish:\((try? result.get()).map { "\($0.statusCode)" } ?? "failure")")
     }
     func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics) async {

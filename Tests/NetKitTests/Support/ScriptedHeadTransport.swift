@@ -48,13 +48,16 @@ final class ScriptedHeadTransport: HTTPTransport {
             state.deliveries.append(Delivery(headReceivedAt: headReceivedAt, handedOverAt: handedOverAt))
             return answers[min(state.requests.count - 1, answers.count - 1)]
         }
-        return TransportResponse(head: answer.head, body: ResponseBody(data: answer.body), headReceivedAt: headReceivedAt)
+        return TransportResponse(
+            head: answer.head, body: ResponseBody(data: answer.body), headReceivedAt: headReceivedAt)
     }
 }
 
 extension ScriptedHeadTransport.Answer {
     /// A head of `status` with `fields` in this order, and `body`.
     static func fields(_ status: Int, _ fields: [(name: String, value: String)], body: String = "") throws -> Self {
-        Self(head: HTTPResponseHead(statusCode: status, headerFields: try HTTPHeaderFields(fields)), body: Data(body.utf8))
+        Self(
+            head: HTTPResponseHead(statusCode: status, headerFields: try HTTPHeaderFields(fields)),
+            body: Data(body.utf8))
     }
 }

@@ -12,19 +12,20 @@ struct MultipartUploadSourceTests {
         form.addField(name: "title", value: "Hello")
         try form.addPart(name: "doc", fileURL: try scratch.file("notes.txt", Data("hi there".utf8)))
 
-        let expected = Data("""
-        --TestBoundary\r
-        Content-Disposition: form-data; name="title"\r
-        \r
-        Hello\r
-        --TestBoundary\r
-        Content-Disposition: form-data; name="doc"; filename="notes.txt"\r
-        Content-Type: text/plain\r
-        \r
-        hi there\r
-        --TestBoundary--\r
+        let expected = Data(
+            """
+            --TestBoundary\r
+            Content-Disposition: form-data; name="title"\r
+            \r
+            Hello\r
+            --TestBoundary\r
+            Content-Disposition: form-data; name="doc"; filename="notes.txt"\r
+            Content-Type: text/plain\r
+            \r
+            hi there\r
+            --TestBoundary--\r
 
-        """.utf8)
+            """.utf8)
         let source = try form.uploadSource()
         #expect(try readAll(try source.makeReader(), bufferSize: 5) == expected)
         #expect(source.length == Int64(expected.count))
@@ -34,8 +35,9 @@ struct MultipartUploadSourceTests {
 
     /// The same form twice: once with in-memory parts, once with the same bytes from files
     /// and a stream. The reader's bytes must equal `encoded()` of the in-memory twin.
-    @Test("file and stream parts produce the same bytes as in-memory parts, with every buffer size",
-          arguments: [1, 2, 3, 7, 64, 1000, 70_000])
+    @Test(
+        "file and stream parts produce the same bytes as in-memory parts, with every buffer size",
+        arguments: [1, 2, 3, 7, 64, 1000, 70_000])
     func sameBytesAsEncoded(bufferSize: Int) throws {
         let scratch = try ScratchDirectory()
         let big = patternBytes(200_000)
@@ -53,8 +55,9 @@ struct MultipartUploadSourceTests {
             } else {
                 try target.addPart(name: "big", fileURL: try scratch.file("big.png", big))
                 try target.addPart(name: "empty", fileURL: try scratch.file("empty.bin", empty))
-                target.addPart(name: "s", stream: InputStream(data: streamed), length: 1234,
-                               mimeType: "application/x-thing", filename: "q\"uote\\d.bin")
+                target.addPart(
+                    name: "s", stream: InputStream(data: streamed), length: 1234,
+                    mimeType: "application/x-thing", filename: "q\"uote\\d.bin")
             }
             target.addField(name: "last", value: "")
             if form == 0 { memory = target } else { mixed = target }
@@ -90,7 +93,8 @@ struct MultipartUploadSourceTests {
         var form = MultipartFormData()
         try form.addPart(name: "p", fileURL: try scratch.file("Photo.JPG", Data([1])))
         try form.addPart(name: "q", fileURL: try scratch.file("data.unknownext", Data([2])))
-        try form.addPart(name: "r", fileURL: try scratch.file("README", Data([3])), mimeType: "text/x-readme", filename: "read me")
+        try form.addPart(
+            name: "r", fileURL: try scratch.file("README", Data([3])), mimeType: "text/x-readme", filename: "read me")
         #expect(form.parts.map(\.filename) == ["Photo.JPG", "data.unknownext", "read me"])
         #expect(form.parts.map(\.mimeType) == ["image/jpeg", "application/octet-stream", "text/x-readme"])
         #expect(form.parts.allSatisfy { !$0.isInMemory && $0.data.isEmpty })
@@ -102,12 +106,16 @@ struct MultipartUploadSourceTests {
         var form = MultipartFormData()
         let missing = scratch.url.appendingPathComponent("nope.txt")
         #expect(throws: UploadSourceError.fileNotFound(missing)) { try form.addPart(name: "f", fileURL: missing) }
-        #expect(throws: UploadSourceError.notARegularFile(scratch.url)) { try form.addPart(name: "f", fileURL: scratch.url) }
+        #expect(throws: UploadSourceError.notARegularFile(scratch.url)) {
+            try form.addPart(name: "f", fileURL: scratch.url)
+        }
         let locked = try scratch.file("locked.txt", Data("x".utf8))
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: locked.path)
         // root reads any file regardless of its mode; the check is only meaningful for other users.
         if getuid() != 0 {
-            #expect(throws: UploadSourceError.fileUnreadable(locked, errno: EACCES)) { try form.addPart(name: "f", fileURL: locked) }
+            #expect(throws: UploadSourceError.fileUnreadable(locked, errno: EACCES)) {
+                try form.addPart(name: "f", fileURL: locked)
+            }
         }
         #expect(form.parts.isEmpty)
     }
@@ -138,7 +146,8 @@ struct MultipartUploadSourceTests {
         streamed.addPart(name: "s", stream: InputStream(data: Data("x".utf8)), length: 1, mimeType: "")
         #expect(throws: MultipartEncodingError.partNotInMemory(name: "s", partIndex: 0)) { try streamed.encoded() }
         // Refusing did not consume the stream.
-        #expect(try readAll(try streamed.uploadSource().makeReader(), bufferSize: 64).count == Int(streamed.contentLength))
+        #expect(
+            try readAll(try streamed.uploadSource().makeReader(), bufferSize: 64).count == Int(streamed.contentLength))
     }
 
     @Test("uploadSource() validates headers and in-memory data like encoded()")
@@ -146,7 +155,9 @@ struct MultipartUploadSourceTests {
         let scratch = try ScratchDirectory()
         var form = MultipartFormData(boundary: "B")
         try form.addPart(name: "f", fileURL: try scratch.file("f", Data("x".utf8)), filename: "evil\r\nX-Injected: 1")
-        #expect(throws: MultipartEncodingError.lineBreakInHeader(field: .filename, partIndex: 0)) { try form.uploadSource() }
+        #expect(throws: MultipartEncodingError.lineBreakInHeader(field: .filename, partIndex: 0)) {
+            try form.uploadSource()
+        }
 
         var collision = MultipartFormData(boundary: "B")
         try collision.addPart(name: "f", fileURL: try scratch.file("g", Data("x".utf8)))
@@ -155,7 +166,9 @@ struct MultipartUploadSourceTests {
 
         var badType = MultipartFormData(boundary: "B")
         badType.addPart(name: "s", stream: InputStream(data: Data()), length: 0, mimeType: "text/plain\n")
-        #expect(throws: MultipartEncodingError.lineBreakInHeader(field: .mimeType, partIndex: 0)) { try badType.uploadSource() }
+        #expect(throws: MultipartEncodingError.lineBreakInHeader(field: .mimeType, partIndex: 0)) {
+            try badType.uploadSource()
+        }
     }
 
     @Test("file data is not scanned for the boundary: with a fixed boundary the caller must choose one the files lack")
@@ -175,7 +188,8 @@ struct MultipartUploadSourceTests {
         try form.addPart(name: "f", fileURL: try scratch.file("f.bin", patternBytes(150_000)))
         let source = try form.uploadSource()
         #expect(source.isReplayable)
-        #expect(try readAll(try source.makeReader(), bufferSize: 4096) == readAll(try source.makeReader(), bufferSize: 17))
+        #expect(
+            try readAll(try source.makeReader(), bufferSize: 4096) == readAll(try source.makeReader(), bufferSize: 17))
 
         form.addPart(name: "s", stream: InputStream(data: Data("z".utf8)), length: 1, mimeType: "")
         let oneShot = try form.uploadSource()
@@ -194,15 +208,17 @@ struct MultipartUploadSourceTests {
         #expect(part.content == .data(Data("d".utf8)))
     }
 
-    @Test("MIME types by extension, case-insensitive, octet-stream when unknown", arguments: [
-        ("txt", "text/plain"), ("html", "text/html"), ("css", "text/css"), ("csv", "text/csv"),
-        ("json", "application/json"), ("xml", "application/xml"), ("pdf", "application/pdf"),
-        ("zip", "application/zip"), ("gz", "application/gzip"), ("tar", "application/x-tar"),
-        ("png", "image/png"), ("jpg", "image/jpeg"), ("JPEG", "image/jpeg"), ("gif", "image/gif"),
-        ("webp", "image/webp"), ("heic", "image/heic"), ("svg", "image/svg+xml"), ("mp3", "audio/mpeg"),
-        ("m4a", "audio/mp4"), ("wav", "audio/wav"), ("mp4", "video/mp4"), ("mov", "video/quicktime"),
-        ("webm", "video/webm"), ("", "application/octet-stream"), ("xyz123", "application/octet-stream"),
-    ])
+    @Test(
+        "MIME types by extension, case-insensitive, octet-stream when unknown",
+        arguments: [
+            ("txt", "text/plain"), ("html", "text/html"), ("css", "text/css"), ("csv", "text/csv"),
+            ("json", "application/json"), ("xml", "application/xml"), ("pdf", "application/pdf"),
+            ("zip", "application/zip"), ("gz", "application/gzip"), ("tar", "application/x-tar"),
+            ("png", "image/png"), ("jpg", "image/jpeg"), ("JPEG", "image/jpeg"), ("gif", "image/gif"),
+            ("webp", "image/webp"), ("heic", "image/heic"), ("svg", "image/svg+xml"), ("mp3", "audio/mpeg"),
+            ("m4a", "audio/mp4"), ("wav", "audio/wav"), ("mp4", "video/mp4"), ("mov", "video/quicktime"),
+            ("webm", "video/webm"), ("", "application/octet-stream"), ("xyz123", "application/octet-stream"),
+        ])
     func mimeTable(pathExtension: String, expected: String) {
         #expect(MultipartFormData.mimeType(forPathExtension: pathExtension) == expected)
     }

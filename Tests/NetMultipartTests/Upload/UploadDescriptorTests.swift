@@ -10,7 +10,8 @@ struct UploadDescriptorTests {
         var source = UploadSource()
         for index in 0..<3 {
             source.append(.data(Data("--\(index)--".utf8)))
-            source.append(.file(try UploadFile(url: try scratch.file("f\(index)", patternBytes(300_000, seed: UInt8(index))))))
+            source.append(
+                .file(try UploadFile(url: try scratch.file("f\(index)", patternBytes(300_000, seed: UInt8(index))))))
         }
         return source
     }

@@ -5,8 +5,9 @@ import Testing
 
 @Suite("Upload reader: bytes, lengths and files")
 struct UploadReaderTests {
-    @Test("memory, file and stream segments come out in order with every buffer size",
-          arguments: [1, 2, 3, 7, 64, 4096, 1 << 20])
+    @Test(
+        "memory, file and stream segments come out in order with every buffer size",
+        arguments: [1, 2, 3, 7, 64, 4096, 1 << 20])
     func segmentsInOrder(bufferSize: Int) throws {
         let scratch = try ScratchDirectory()
         let fileBytes = patternBytes(70_001)
@@ -23,8 +24,9 @@ struct UploadReaderTests {
         #expect(source.length == Int64(body.count))
     }
 
-    @Test("files of every size, including empty and larger than any single read",
-          arguments: [0, 1, 65_535, 65_536, 65_537, 3 * 1024 * 1024 + 17])
+    @Test(
+        "files of every size, including empty and larger than any single read",
+        arguments: [0, 1, 65_535, 65_536, 65_537, 3 * 1024 * 1024 + 17])
     func fileSizes(size: Int) throws {
         let scratch = try ScratchDirectory()
         let bytes = patternBytes(size)
@@ -110,8 +112,9 @@ struct UploadReaderTests {
         #expect(throws: UploadSourceError.fileNotFound(url)) { try readAll(reader, bufferSize: 4) }
     }
 
-    @Test("a stream shorter or longer than declared fails instead of breaking Content-Length",
-          arguments: [(declared: 10, actual: 9), (declared: 10, actual: 11), (declared: 0, actual: 1)])
+    @Test(
+        "a stream shorter or longer than declared fails instead of breaking Content-Length",
+        arguments: [(declared: 10, actual: 9), (declared: 10, actual: 11), (declared: 0, actual: 1)])
     func streamLengthMismatch(declared: Int, actual: Int) throws {
         let source = UploadSource(stream: InputStream(data: patternBytes(actual)), length: Int64(declared))
         let reported = Int64(actual < declared ? actual : declared + 1)

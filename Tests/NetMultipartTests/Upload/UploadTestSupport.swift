@@ -48,7 +48,8 @@ final class ScratchDirectory {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: fdDirectory) else { return -1 }
         let prefix = url.resolvingSymlinksInPath().path
         return entries.count { entry in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDirectory)/\(entry)") else {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDirectory)/\(entry)")
+            else {
                 return false
             }
             return target.hasPrefix(prefix) || target.hasPrefix(url.path)

@@ -33,10 +33,11 @@ enum ChunkSplits {
 
 /// A body that yields `chunks`, then ends (or fails with `error`).
 func body(_ chunks: [Data], failingWith error: (any Error)? = nil) -> ResponseBody {
-    ResponseBody(AsyncThrowingStream { continuation in
-        for chunk in chunks { continuation.yield(chunk) }
-        continuation.finish(throwing: error)
-    })
+    ResponseBody(
+        AsyncThrowingStream { continuation in
+            for chunk in chunks { continuation.yield(chunk) }
+            continuation.finish(throwing: error)
+        })
 }
 
 func body(_ text: String) -> ResponseBody {
@@ -44,7 +45,8 @@ func body(_ text: String) -> ResponseBody {
 }
 
 /// Everything a sequence yields, in order.
-func collect<S: AsyncSequence>(_ sequence: S, isolation: isolated (any Actor)? = #isolation) async throws -> [S.Element] {
+func collect<S: AsyncSequence>(_ sequence: S, isolation: isolated (any Actor)? = #isolation) async throws -> [S.Element]
+{
     var elements: [S.Element] = []
     for try await element in sequence { elements.append(element) }
     return elements

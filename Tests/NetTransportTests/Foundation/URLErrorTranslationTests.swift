@@ -11,19 +11,21 @@ import Testing
 struct URLErrorTranslationTests {
     let secretURL = URL(string: "https://api.example.com/x?token=s3cr3t")!
 
-    @Test("each URLSession failure maps to the kind that fits, transient or not", arguments: [
-        (URLError.Code.cannotConnectToHost, TransportError.Kind.cannotConnect, true),
-        (.networkConnectionLost, .connectionLost, true),
-        (.timedOut, .timedOut, true),
-        (.cannotFindHost, .cannotFindHost, true),
-        (.dnsLookupFailed, .cannotFindHost, true),
-        (.notConnectedToInternet, .notConnected, true),
-        (.badServerResponse, .badResponse, true),
-        (.serverCertificateUntrusted, .tlsFailure, false),
-        (.secureConnectionFailed, .tlsFailure, false),
-        (.httpTooManyRedirects, .tooManyRedirects, false),
-        (.unsupportedURL, .unsupportedURL, false),
-    ])
+    @Test(
+        "each URLSession failure maps to the kind that fits, transient or not",
+        arguments: [
+            (URLError.Code.cannotConnectToHost, TransportError.Kind.cannotConnect, true),
+            (.networkConnectionLost, .connectionLost, true),
+            (.timedOut, .timedOut, true),
+            (.cannotFindHost, .cannotFindHost, true),
+            (.dnsLookupFailed, .cannotFindHost, true),
+            (.notConnectedToInternet, .notConnected, true),
+            (.badServerResponse, .badResponse, true),
+            (.serverCertificateUntrusted, .tlsFailure, false),
+            (.secureConnectionFailed, .tlsFailure, false),
+            (.httpTooManyRedirects, .tooManyRedirects, false),
+            (.unsupportedURL, .unsupportedURL, false),
+        ])
     func kinds(code: URLError.Code, kind: TransportError.Kind, transient: Bool) {
         let translated = URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: secretURL]).transportError
         #expect(translated.kind == kind)
@@ -42,7 +44,8 @@ struct URLErrorTranslationTests {
 
     @Test("a TransportError shown as URLError keeps URLSession's code, or the code its kind means, and no URL")
     func presentedAsURLError() {
-        let fromSession = URLError(URLError(.networkConnectionLost, userInfo: [NSURLErrorFailingURLErrorKey: secretURL]).transportError)
+        let fromSession = URLError(
+            URLError(.networkConnectionLost, userInfo: [NSURLErrorFailingURLErrorKey: secretURL]).transportError)
         #expect(fromSession.code == .networkConnectionLost)
         #expect(fromSession.failingURL == nil)
         #expect(URLError(TransportError(.timedOut, host: "h.test")).code == .timedOut)

@@ -12,7 +12,8 @@ struct URLSessionTransportUploadTests {
 
     func post(_ url: URL, _ body: UploadSource, progress: NetworkProgress? = nil) throws -> TransportRequest {
         let fields = try HTTPHeaderFields([(name: "Content-Type", value: "application/octet-stream")])
-        return TransportRequest(head: try HTTPRequestHead(method: .post, url: url, headerFields: fields), body: body, progress: progress)
+        return TransportRequest(
+            head: try HTTPRequestHead(method: .post, url: url, headerFields: fields), body: body, progress: progress)
     }
 
     @Test("a form with a file is sent with its Content-Length, and sent again identically (replayable)")
@@ -45,8 +46,10 @@ struct URLSessionTransportUploadTests {
         let server = try LoopbackServer { _ in .text("ok") }
         defer { server.stop() }
         let bytes = uploadPattern(200_000)
-        _ = try await transport.send(try post(server.baseURL, UploadSource(stream: InputStream(data: bytes), length: 200_000)))
-        _ = try await transport.send(try post(server.baseURL, UploadSource(stream: InputStream(data: bytes), length: nil)))
+        _ = try await transport.send(
+            try post(server.baseURL, UploadSource(stream: InputStream(data: bytes), length: 200_000)))
+        _ = try await transport.send(
+            try post(server.baseURL, UploadSource(stream: InputStream(data: bytes), length: nil)))
         let requests = server.requests
         #expect(requests.map(\.wasChunked) == [false, true])
         #expect(requests.first?.header("Content-Length") == "200000")

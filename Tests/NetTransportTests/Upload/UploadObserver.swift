@@ -97,7 +97,10 @@ final class UploadObserver: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         action?()
         let (completionWaiter, progressWaiter) = state.withLock { state in
             state.completion = error.map { .failure($0) } ?? .success(())
-            defer { state.completionWaiter = nil; state.progressWaiter = nil }
+            defer {
+                state.completionWaiter = nil
+                state.progressWaiter = nil
+            }
             return (state.completionWaiter, state.progressWaiter?.continuation)
         }
         completionWaiter?.resume(returning: error.map { .failure($0) } ?? .success(()))
@@ -110,7 +113,9 @@ struct TimedOut: Error {}
 
 /// Runs `operation`, failing with ``TimedOut`` after `timeout`; the sleep bounds the wait and
 /// synchronises nothing.
-func withTimeout<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+func withTimeout<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws
+    -> T
+{
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await operation() }
         group.addTask {

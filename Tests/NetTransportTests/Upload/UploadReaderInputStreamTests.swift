@@ -118,7 +118,8 @@ struct UploadReaderInputStreamTests {
         session.dataTask(with: request).resume()
 
         #expect(try await observer.completion() != nil)
-        #expect(stream.streamError as? UploadSourceError == .fileSizeChanged(url, expected: 2_000_000, actual: 1_000_000))
+        #expect(
+            stream.streamError as? UploadSourceError == .fileSizeChanged(url, expected: 2_000_000, actual: 1_000_000))
         #expect(server.requestCount == 0)
         #expect(scratch.openDescriptorCount() == 0)
     }

@@ -16,7 +16,8 @@ func eventStream(megabytes: Int) -> (bytes: [UInt8], events: Int) {
     bytes.reserveCapacity(megabytes * 1_000_000 + 300)
     var index = 0
     while bytes.count < megabytes * 1_000_000 {
-        let record = "{\"id\":\(index),\"name\":\"user-\(index)\",\"email\":\"user\(index)@example.com\",\"score\":\(index % 1000).5,\"active\":\(index % 2 == 0)}"
+        let record =
+            "{\"id\":\(index),\"name\":\"user-\(index)\",\"email\":\"user\(index)@example.com\",\"score\":\(index % 1000).5,\"active\":\(index % 2 == 0)}"
         bytes.append(contentsOf: "id: \(index)\nevent: update\ndata: \(record)\n\n".utf8)
         index += 1
     }
@@ -31,10 +32,11 @@ struct Tally: Equatable {
 }
 
 nonisolated func decodeWithNetKit(_ chunks: [Data]) async throws -> Tally {
-    let body = ResponseBody(AsyncThrowingStream { continuation in
-        for chunk in chunks { continuation.yield(chunk) }
-        continuation.finish()
-    })
+    let body = ResponseBody(
+        AsyncThrowingStream { continuation in
+            for chunk in chunks { continuation.yield(chunk) }
+            continuation.finish()
+        })
     var tally = Tally()
     for try await event in ServerSentEventSequence(body) {
         tally.events += 1
@@ -68,8 +70,12 @@ func median(_ samples: [Duration]) -> Duration {
 }
 
 let (bytes, eventCount) = eventStream(megabytes: megabytes)
-let dataChunks = stride(from: 0, to: bytes.count, by: chunkSize).map { Data(bytes[$0..<min($0 + chunkSize, bytes.count)]) }
-let sliceChunks = stride(from: 0, to: bytes.count, by: chunkSize).map { ArraySlice(bytes[$0..<min($0 + chunkSize, bytes.count)]) }
+let dataChunks = stride(from: 0, to: bytes.count, by: chunkSize).map {
+    Data(bytes[$0..<min($0 + chunkSize, bytes.count)])
+}
+let sliceChunks = stride(from: 0, to: bytes.count, by: chunkSize).map {
+    ArraySlice(bytes[$0..<min($0 + chunkSize, bytes.count)])
+}
 let clock = ContinuousClock()
 var netKit: [Duration] = []
 var openAPI: [Duration] = []
@@ -80,7 +86,9 @@ for round in 0...rounds {
     let netKitTime = try await clock.measure { netKitTally = try await decodeWithNetKit(dataChunks) }
     let openAPITime = try await clock.measure { openAPITally = try await decodeWithOpenAPIRuntime(sliceChunks) }
     guard netKitTally == openAPITally, netKitTally.events == eventCount else {
-        fatalError("the decoders disagree: NetKit \(netKitTally), swift-openapi-runtime \(openAPITally), expected \(eventCount) events")
+        fatalError(
+            "the decoders disagree: NetKit \(netKitTally), swift-openapi-runtime \(openAPITally), expected \(eventCount) events"
+        )
     }
     if round > 0 {
         netKit.append(netKitTime)
@@ -89,12 +97,21 @@ for round in 0...rounds {
 }
 
 let size = Double(bytes.count) / 1e6
-print("## SSE decoding: \(String(format: "%.1f", size)) MB (\(eventCount) events) in 64 KiB chunks in memory, \(rounds) rounds, medians")
+print(
+    "## SSE decoding: \(String(format: "%.1f", size)) MB (\(eventCount) events) in 64 KiB chunks in memory, \(rounds) rounds, medians"
+)
 print("| decoder | median | MB/s | best | MB/s (best) |")
 print("| --- | --- | --- | --- | --- |")
-for (name, samples) in [("NetKit `events()` (ServerSentEventSequence)", netKit), ("swift-openapi-runtime 1.13 `asDecodedServerSentEvents()`", openAPI)] {
+for (name, samples) in [
+    ("NetKit `events()` (ServerSentEventSequence)", netKit),
+    ("swift-openapi-runtime 1.13 `asDecodedServerSentEvents()`", openAPI),
+] {
     let middle = seconds(median(samples))
     let best = seconds(samples.min()!)
-    print("| \(name) | \(String(format: "%.1f", middle * 1000)) ms | \(String(format: "%.1f", size / middle)) | \(String(format: "%.1f", best * 1000)) ms | \(String(format: "%.1f", size / best)) |")
+    print(
+        "| \(name) | \(String(format: "%.1f", middle * 1000)) ms | \(String(format: "%.1f", size / middle)) | \(String(format: "%.1f", best * 1000)) ms | \(String(format: "%.1f", size / best)) |"
+    )
 }
-print("NetKit / swift-openapi-runtime: \(String(format: "%.1f", seconds(median(openAPI)) / seconds(median(netKit))))× the throughput")
+print(
+    "NetKit / swift-openapi-runtime: \(String(format: "%.1f", seconds(median(openAPI)) / seconds(median(netKit))))× the throughput"
+)

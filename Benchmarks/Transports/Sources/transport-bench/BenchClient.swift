@@ -63,13 +63,15 @@ struct RawAsyncHTTPClient: BenchClient {
     let base: URL
 
     func small() async throws {
-        let response = try await client.execute(HTTPClientRequest(url: base.appendingPathComponent("small.json").absoluteString), timeout: .seconds(60))
+        let response = try await client.execute(
+            HTTPClientRequest(url: base.appendingPathComponent("small.json").absoluteString), timeout: .seconds(60))
         let buffer = try await response.body.collect(upTo: 1 << 20)
         _ = try JSONDecoder().decode(Profile.self, from: Data(buffer.readableBytesView))
     }
 
     func download() async throws -> Int {
-        let response = try await client.execute(HTTPClientRequest(url: base.appendingPathComponent("large.bin").absoluteString), timeout: .seconds(60))
+        let response = try await client.execute(
+            HTTPClientRequest(url: base.appendingPathComponent("large.bin").absoluteString), timeout: .seconds(60))
         return try await response.body.collect(upTo: downloadLimit).readableBytes
     }
 }
@@ -103,12 +105,14 @@ struct TransportOnlyClient: BenchClient {
     let base: URL
 
     func small() async throws {
-        let response = try await transport.send(TransportRequest(head: try HTTPRequestHead(url: base.appendingPathComponent("small.json"))))
+        let response = try await transport.send(
+            TransportRequest(head: try HTTPRequestHead(url: base.appendingPathComponent("small.json"))))
         _ = try JSONDecoder().decode(Profile.self, from: try await response.body.collect(upTo: 1 << 20))
     }
 
     func download() async throws -> Int {
-        let response = try await transport.send(TransportRequest(head: try HTTPRequestHead(url: base.appendingPathComponent("large.bin"))))
+        let response = try await transport.send(
+            TransportRequest(head: try HTTPRequestHead(url: base.appendingPathComponent("large.bin"))))
         return try await response.body.collect(upTo: downloadLimit, expectedLength: response.declaredLength).count
     }
 }

@@ -19,8 +19,8 @@ extension Duration {
 /// The process's resident set size in MiB (Linux: VmRSS), or nil where unknown.
 func residentMiB(_ field: String = "VmRSS") -> Double? {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("\(field):") }),
-          let kilobytes = Double(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1])
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("\(field):") }),
+        let kilobytes = Double(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1])
     else { return nil }
     return kilobytes / 1024
 }

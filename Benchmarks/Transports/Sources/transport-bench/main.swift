@@ -13,7 +13,8 @@ import NetAsyncHTTPClient
 import NetKit
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let first = arguments.first, let base = URL(string: first), base.host == "127.0.0.1" || base.host == "localhost" else {
+guard let first = arguments.first, let base = URL(string: first), base.host == "127.0.0.1" || base.host == "localhost"
+else {
     print("usage: transport-bench http://127.0.0.1:PORT [small|concurrent|download|all|memory] …")
     exit(2)
 }
@@ -33,17 +34,22 @@ func makeClient(_ key: String) -> any BenchClient {
         RawURLSession(session: URLSession(configuration: sessionConfiguration), base: base)
     case "netkit-urlsession":
         // URLSession cannot pause a transfer: the buffer must hold the whole download (raw data(for:) does too).
-        NetKitClient(name: "NetKit over URLSession", baseURL: base,
-                     transport: URLSessionTransport(configuration: sessionConfiguration, bufferLimit: downloadLimit))
+        NetKitClient(
+            name: "NetKit over URLSession", baseURL: base,
+            transport: URLSessionTransport(configuration: sessionConfiguration, bufferLimit: downloadLimit))
     case "urlsession-transport":
-        TransportOnlyClient(name: "URLSessionTransport alone (no engine)",
-                            transport: URLSessionTransport(configuration: sessionConfiguration, bufferLimit: downloadLimit), base: base)
+        TransportOnlyClient(
+            name: "URLSessionTransport alone (no engine)",
+            transport: URLSessionTransport(configuration: sessionConfiguration, bufferLimit: downloadLimit), base: base)
     case "ahc":
         RawAsyncHTTPClient(client: client, base: base)
     case "ahc-transport":
-        TransportOnlyClient(name: "AsyncHTTPClientTransport alone (no engine)", transport: AsyncHTTPClientTransport(client: client), base: base)
+        TransportOnlyClient(
+            name: "AsyncHTTPClientTransport alone (no engine)", transport: AsyncHTTPClientTransport(client: client),
+            base: base)
     default:
-        NetKitClient(name: "NetKit over AsyncHTTPClient", baseURL: base, transport: AsyncHTTPClientTransport(client: client))
+        NetKitClient(
+            name: "NetKit over AsyncHTTPClient", baseURL: base, transport: AsyncHTTPClientTransport(client: client))
     }
 }
 
@@ -118,27 +124,37 @@ case "profile":
     let elapsed = try await smallGETs(bench, total: count, concurrency: concurrency)
     print("\(bench.name): \(format(Double(count) / elapsed.seconds)) requests/s, \(concurrency) in flight")
 case "memory":
-    try await memoryCase(arguments.count > 2 ? arguments[2] : "netkit-ahc", requests: arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000)
+    try await memoryCase(
+        arguments.count > 2 ? arguments[2] : "netkit-ahc",
+        requests: arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000)
 default:
     // Warm-up: connections, caches, lazy initialisation.
     for key in keys { _ = try await smallGETs(makeClient(key), total: 500, concurrency: inFlight) }
     if selected == "small" || selected == "all" {
         let count = 2_000
-        printTable("sequential small GETs (\(count) per sample, \(rounds) samples)", unit: "requests/s",
-                   try await measure(rounds: rounds) { Double(count) / (try await smallGETs($0, total: count, concurrency: 1)).seconds })
+        printTable(
+            "sequential small GETs (\(count) per sample, \(rounds) samples)", unit: "requests/s",
+            try await measure(rounds: rounds) {
+                Double(count) / (try await smallGETs($0, total: count, concurrency: 1)).seconds
+            })
     }
     if selected == "concurrent" || selected == "all" {
         let count = 20_000
-        printTable("small GETs, \(inFlight) in flight (\(count) per sample, \(rounds) samples)", unit: "requests/s",
-                   try await measure(rounds: rounds) { Double(count) / (try await smallGETs($0, total: count, concurrency: inFlight)).seconds })
+        printTable(
+            "small GETs, \(inFlight) in flight (\(count) per sample, \(rounds) samples)", unit: "requests/s",
+            try await measure(rounds: rounds) {
+                Double(count) / (try await smallGETs($0, total: count, concurrency: inFlight)).seconds
+            })
     }
     if selected == "download" || selected == "all" {
-        printTable("100 MB download into memory (\(rounds) samples)", unit: "MB/s", try await measure(rounds: rounds) { bench in
-            var bytes = 0
-            let elapsed = try await clock.measure { bytes = try await bench.download() }
-            precondition(bytes == 100_000_000, "\(bench.name) downloaded \(bytes) bytes")
-            return Double(bytes) / 1e6 / elapsed.seconds
-        }, digits: 0)
+        printTable(
+            "100 MB download into memory (\(rounds) samples)", unit: "MB/s",
+            try await measure(rounds: rounds) { bench in
+                var bytes = 0
+                let elapsed = try await clock.measure { bytes = try await bench.download() }
+                precondition(bytes == 100_000_000, "\(bench.name) downloaded \(bytes) bytes")
+                return Double(bytes) / 1e6 / elapsed.seconds
+            }, digits: 0)
     }
     if let peak = residentMiB("VmHWM") { print("peak RSS of the process: \(format(peak, 1)) MiB") }
 }

@@ -22,7 +22,10 @@ final class MockSession: URLSessionProtocol, @unchecked Sendable {
             return path == "/auth/sign-in" && busy
         }
         func reply(_ status: Int, _ body: String = "", headers: [String: String] = [:]) -> (Data, URLResponse) {
-            (Data(body.utf8), HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!)
+            (
+                Data(body.utf8),
+                HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
+            )
         }
         let authorized = request.value(forHTTPHeaderField: "Authorization") == "Bearer fresh"
         switch (method, path) {

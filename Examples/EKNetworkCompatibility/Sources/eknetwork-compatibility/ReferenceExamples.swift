@@ -30,10 +30,12 @@ struct SignInRequest: NetworkRequest {
     var method: HTTPMethod { .post }
     var body: RequestBody? { RequestBody(encodable: ["email": email, "password": password]) }
     var retryPolicy: RetryPolicy {
-        RetryPolicy(maxRetryCount: 2, delay: 0.01, shouldRetry: { error in
-            if case NetworkError.unauthorized = error { return false }
-            return !(error is NonRetriableError)
-        })
+        RetryPolicy(
+            maxRetryCount: 2, delay: 0.01,
+            shouldRetry: { error in
+                if case NetworkError.unauthorized = error { return false }
+                return !(error is NonRetriableError)
+            })
     }
 }
 

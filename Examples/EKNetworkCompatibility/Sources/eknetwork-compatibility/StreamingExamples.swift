@@ -22,7 +22,7 @@ enum SearchEvent: Decodable {
 }
 
 struct PlayerSearchRequest: NetworkRequest {
-    typealias Response = EmptyResponse // unused for streaming
+    typealias Response = EmptyResponse  // unused for streaming
     var path: String { "/api/v1/players/search" }
     var method: HTTPMethod { .get }
     var queryParameters: [String: String]? { ["q": query, "stream": "true"] }
@@ -48,12 +48,14 @@ final class MockStreamingSession: URLSessionStreamingProtocol, @unchecked Sendab
 
     func byteStream(for request: URLRequest) async throws -> (AsyncThrowingStream<UInt8, Error>, URLResponse) {
         lock.withLock { seen.append(request) }
-        let body: String = switch request.url?.path {
-        case "/api/v1/players/search":
-            #"{"type":"player","name":"Bobr"}"# + "\n" + #"{"type":"player","name":"Bobrova"}"# + "\n" + #"{"type":"end"}"# + "\n"
-        default:
-            "data: first\r\n\r\n: a comment\r\ndata:  second \r\n\r\n"
-        }
+        let body: String =
+            switch request.url?.path {
+            case "/api/v1/players/search":
+                #"{"type":"player","name":"Bobr"}"# + "\n" + #"{"type":"player","name":"Bobrova"}"# + "\n"
+                    + #"{"type":"end"}"# + "\n"
+            default:
+                "data: first\r\n\r\n: a comment\r\ndata:  second \r\n\r\n"
+            }
         let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)!
         let bytes = AsyncThrowingStream<UInt8, Error> { continuation in
             for byte in Data(body.utf8) { continuation.yield(byte) }

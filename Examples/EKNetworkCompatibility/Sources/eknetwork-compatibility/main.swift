@@ -65,8 +65,12 @@ form.addPart(name: "file", data: Data("x".utf8), mimeType: "text/plain", filenam
 check(form.encodedData() != nil && form.parts.count == 1 && !form.boundary.isEmpty, "MultipartFormData API")
 
 let policy = RetryPolicy(maxRetryCount: 3, delay: 1.0)
-check(policy.maxRetryCount == 3 && policy.delay == 1.0 && !policy.shouldRetry(BusinessError()), "RetryPolicy and NonRetriableError")
-check(!policy.shouldRetry(NetworkError.unauthorized) && !policy.shouldRetry(URLError(.userAuthenticationRequired)), "RetryPolicy defaults")
+check(
+    policy.maxRetryCount == 3 && policy.delay == 1.0 && !policy.shouldRetry(BusinessError()),
+    "RetryPolicy and NonRetriableError")
+check(
+    !policy.shouldRetry(NetworkError.unauthorized) && !policy.shouldRetry(URLError(.userAuthenticationRequired)),
+    "RetryPolicy defaults")
 
 let error = HTTPError(statusCode: 500, data: Data(), headers: [:])
 check(error.errorDescription == "Request failed with status code 500", "HTTPError")
@@ -83,7 +87,9 @@ do {
 }
 
 let methods: [HTTPMethod] = [.get, .post, .put, .delete, .patch, .head, .options, .trace, .connect]
-check(methods.map(\.rawValue) == ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE", "CONNECT"], "HTTPMethod")
+check(
+    methods.map(\.rawValue) == ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE", "CONNECT"],
+    "HTTPMethod")
 check(session.requests.count == 8, "requests sent: \(session.requests)")
 
 // Streaming, with the reference's mock streaming session.
@@ -104,8 +110,11 @@ for try await item in searchResponse.ndjson(as: SearchEvent.self) {
 }
 check(names == ["Bobr", "Bobrova"], "stream: NDJSON records in order")
 let searchHead = streamingSession.requests.first
-check(searchHead?.url?.query == "q=Bobr&stream=true" && searchHead?.value(forHTTPHeaderField: "X-Device-ID") == "compat-device"
-    && searchHead?.value(forHTTPHeaderField: "Authorization") == "Bearer fresh", "stream: the same request road as send")
+check(
+    searchHead?.url?.query == "q=Bobr&stream=true"
+        && searchHead?.value(forHTTPHeaderField: "X-Device-ID") == "compat-device"
+        && searchHead?.value(forHTTPHeaderField: "Authorization") == "Bearer fresh",
+    "stream: the same request road as send")
 
 let eventsResponse = try await streamer.stream(MyEventsRequest(), accessToken: nil)
 var payloads: [String] = []

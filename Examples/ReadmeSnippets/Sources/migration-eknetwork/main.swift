@@ -15,12 +15,17 @@ let api = URL(string: "https://api.example.com")!
 
 let users = StubTransport(replies: [.json(#"{"id": 42, "name": "Ada"}"#)])
 let user = try await loadUser(with: NetworkManager(baseURL: api, transport: users), token: "t-1")
-check(user.name == "Ada" && users.requests.first?.value(forHeader: "Authorization") == "Bearer t-1", "an EKNetwork request sends its bearer token and decodes")
+check(
+    user.name == "Ada" && users.requests.first?.value(forHeader: "Authorization") == "Bearer t-1",
+    "an EKNetwork request sends its bearer token and decodes")
 
 let store = TokenStore()
-let refreshing = NetworkManager(baseURL: api, transport: StubTransport { request, _ in
-    request.head.headerFields.value(for: "Authorization") == "Bearer fresh" ? .json(#"{"id": 1, "name": "Bo"}"#) : .status(401)
-})
+let refreshing = NetworkManager(
+    baseURL: api,
+    transport: StubTransport { request, _ in
+        request.head.headerFields.value(for: "Authorization") == "Bearer fresh"
+            ? .json(#"{"id": 1, "name": "Bo"}"#) : .status(401)
+    })
 refreshing.tokenRefresher = store
 let names = try await withThrowingTaskGroup(of: String.self) { group in
     for _ in 0..<10 {

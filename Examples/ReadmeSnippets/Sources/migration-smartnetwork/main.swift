@@ -17,7 +17,6 @@ func firstValue<T: Sendable>(of stream: AsyncStream<T>) async -> T? {
     return nil
 }
 
-
 let (manager, stubs) = stubbedManager()
 let info = try await infoAsync(manager)
 check(info.name == "stubbed" && stubs.requests.last?.url?.query == "verbose=1", "a one-off fluent request decodes")

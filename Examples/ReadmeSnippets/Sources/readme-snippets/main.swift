@@ -15,14 +15,18 @@ let todos = try await testableManager().send(ListTodos(), accessToken: { "my-tok
 check(todos.map(\.title) == ["Ship"], "the stubbed quick start retries the 503 and decodes the list")
 
 let (signedIn, session) = signedInManager()
-check(signedIn.tokenRefresher === session && signedIn.holdsRequestsDuringRefresh, "the sign-in example wires the refresher and the held line")
+check(
+    signedIn.tokenRefresher === session && signedIn.holdsRequestsDuringRefresh,
+    "the sign-in example wires the refresher and the held line")
 
 let notFound = HTTPError(statusCode: 404, data: Data(#"{"error": "todo 42 does not exist"}"#.utf8), headers: [:])
 check(describe(notFound) == #"HTTP 404: {"error": "todo 42 does not exist"}"#, "errors print as the README says")
 
-let replicas = NetworkManager(baseURL: URL(string: "https://api.test")!, transport: StubTransport(replies: [
-    .json(#"[]"#, headers: ["X-Replica-Lag": "5"]),
-]))
+let replicas = NetworkManager(
+    baseURL: URL(string: "https://api.test")!,
+    transport: StubTransport(replies: [
+        .json(#"[]"#, headers: ["X-Replica-Lag": "5"])
+    ]))
 replicas.plugins = [ReplicaGuard()]
 do {
     _ = try await replicas.send(ListTodos(), accessToken: nil)
@@ -32,16 +36,21 @@ do {
 }
 
 let orders = StubTransport(replies: [.status(503), .json(#"{"id":"o-1"}"#)])
-let order = try await RequestExecutor(transport: orders, randomUnit: { 0 }).send(PlaceOrder(), baseURL: URL(string: "https://api.test")!)
+let order = try await RequestExecutor(transport: orders, randomUnit: { 0 }).send(
+    PlaceOrder(), baseURL: URL(string: "https://api.test")!)
 check(order.id == "o-1" && orders.requestCount == 2, "a POST with an Idempotency-Key is retried after a 503")
 
-let logs = NetworkManager(baseURL: URL(string: "https://api.test")!, transport: StubTransport(replies: [
-    StubTransport.Reply(status: 200, chunks: [
-        Data(#"{"level":"info","message":"up"}"#.utf8 + [0x0A]),
-        Data(#"{"level":"error","message":"disk full"}"#.utf8 + [0x0A] + #"{"level":"err"#.utf8),
-        Data(#"or","message":"no space"}"#.utf8 + [0x0A]),
-    ]),
-]))
+let logs = NetworkManager(
+    baseURL: URL(string: "https://api.test")!,
+    transport: StubTransport(replies: [
+        StubTransport.Reply(
+            status: 200,
+            chunks: [
+                Data(#"{"level":"info","message":"up"}"#.utf8 + [0x0A]),
+                Data(#"{"level":"error","message":"disk full"}"#.utf8 + [0x0A] + #"{"level":"err"#.utf8),
+                Data(#"or","message":"no space"}"#.utf8 + [0x0A]),
+            ])
+    ]))
 let errors = try await tailErrors(logs)
 check(errors == ["disk full", "no space"], "the NDJSON snippet streams records split across chunks")
 
@@ -58,7 +67,9 @@ check(
     backups.requests.count == 2 && backups.requests.allSatisfy { $0.body == archiveBytes },
     "a file body is read again in full for the retry after a 503"
 )
-check(backups.requests.first?.value(forHeader: "Content-Type") == "application/zip", "a file body's type comes from its extension")
+check(
+    backups.requests.first?.value(forHeader: "Content-Type") == "application/zip",
+    "a file body's type comes from its extension")
 do {
     _ = try backupRequest(for: scratch.appendingPathComponent("missing.zip"))
     check(false, "a missing file is refused when the body is made")

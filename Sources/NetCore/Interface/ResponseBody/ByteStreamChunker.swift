@@ -24,7 +24,9 @@ package final class ByteStreamChunker: Sendable {
     private let source: AsyncThrowingStream<UInt8, any Error>
 
     /// Chunks `source`, buffering at most `highWaterMark` bytes for the reader.
-    package init(_ source: AsyncThrowingStream<UInt8, any Error>, highWaterMark: Int = ByteStreamChunker.defaultHighWaterMark) {
+    package init(
+        _ source: AsyncThrowingStream<UInt8, any Error>, highWaterMark: Int = ByteStreamChunker.defaultHighWaterMark
+    ) {
         precondition(highWaterMark > 0, "highWaterMark must be positive")
         self.source = source
         self.channel = Channel(highWaterMark: highWaterMark)
@@ -85,7 +87,10 @@ package final class ByteStreamChunker: Sendable {
         func cancel() {
             let (task, reader, producer) = state.withLock { state in
                 state.cancelled = true
-                defer { state.reader = nil; state.producer = nil }
+                defer {
+                    state.reader = nil
+                    state.producer = nil
+                }
                 return (state.task, state.reader, state.producer)
             }
             task?.cancel()

@@ -46,7 +46,10 @@ package final class ChunkQueue: Sendable {
     @discardableResult
     package func push(_ chunk: Data) -> Bool {
         guard !chunk.isEmpty else { return true }
-        enum Outcome { case delivered(CheckedContinuation<Data?, any Error>), buffered, refused, overflow }
+        enum Outcome {
+            case delivered(CheckedContinuation<Data?, any Error>)
+            case buffered, refused, overflow
+        }
         let outcome: Outcome = state.withLock { state in
             guard state.end == nil, !state.abandoned else { return .refused }
             if let waiter = state.waiter {

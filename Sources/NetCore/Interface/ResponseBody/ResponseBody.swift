@@ -94,7 +94,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
         }
         var data = Data()
         if let expectedLength = expectedLength(), expectedLength > 0 {
-            data.reserveCapacity(Int(Swift.min(expectedLength, Int64(Swift.min(limit, Self.maximumUpfrontReservation)))))
+            data.reserveCapacity(
+                Int(Swift.min(expectedLength, Int64(Swift.min(limit, Self.maximumUpfrontReservation)))))
         }
         for try await chunk in self {
             guard chunk.count <= limit - data.count else { throw NetworkError.responseTooLarge(limitBytes: limit) }
@@ -128,12 +129,13 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     /// Iterates the chunks.
     public func makeAsyncIterator() -> AsyncIterator {
-        let base: AsyncIterator.Base = switch source {
-        case .data(let data): .data(data.isEmpty ? nil : data)
-        case .stream(let stream): .stream(stream.makeAsyncIterator())
-        case .queue(let queue): .queue(queue)
-        case .sequence(let sequence): .sequence(sequence.makeAsyncIterator())
-        }
+        let base: AsyncIterator.Base =
+            switch source {
+            case .data(let data): .data(data.isEmpty ? nil : data)
+            case .stream(let stream): .stream(stream.makeAsyncIterator())
+            case .queue(let queue): .queue(queue)
+            case .sequence(let sequence): .sequence(sequence.makeAsyncIterator())
+            }
         return AsyncIterator(base: base, guardian: abandonment.map(IterationGuard.init), presentation: presentation)
     }
 
@@ -180,7 +182,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
                     return nil
                 }
                 return chunk
-            } catch let error where Task.isCancelled && (error is CancellationError || (error as? TransportError)?.kind == .cancelled) {
+            } catch let error
+                where Task.isCancelled && (error is CancellationError || (error as? TransportError)?.kind == .cancelled)
+            {
                 // The consumer was cancelled: the transfer must stop now, not when the body is released.
                 guardian?.abandon()
                 throw CancellationError()

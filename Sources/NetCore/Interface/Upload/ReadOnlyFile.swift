@@ -29,7 +29,10 @@ final class ReadOnlyFile {
     static func status(of url: URL) throws(UploadSourceError) -> Status {
         var info = stat()
         let result = url.withUnsafeFileSystemRepresentation { path -> Int32 in
-            guard let path else { errno = ENOENT; return -1 }
+            guard let path else {
+                errno = ENOENT
+                return -1
+            }
             return stat(path, &info)
         }
         guard result == 0 else { throw error(for: url, errno: errno) }
@@ -39,7 +42,10 @@ final class ReadOnlyFile {
     /// Opens `url` read-only and close-on-exec, so a child process never inherits it.
     init(opening url: URL) throws(UploadSourceError) {
         let descriptor = url.withUnsafeFileSystemRepresentation { path -> Int32 in
-            guard let path else { errno = ENOENT; return -1 }
+            guard let path else {
+                errno = ENOENT
+                return -1
+            }
             var result: Int32
             repeat { result = open(path, O_RDONLY | O_CLOEXEC) } while result < 0 && errno == EINTR
             return result

@@ -84,14 +84,18 @@ package struct CacheStage: RequestStage {
             return try await fetch(request, directives, next: next)
         }
         let responseTime = cache.now()
-        let (updated, delivered) = stored.updated(with: exchange.response.head, requestTime: requestTime, responseTime: responseTime)
-        if CachePolicy.stores(updated.head, isComplete: true, request: directives, requestTime: requestTime, responseTime: responseTime) {
+        let (updated, delivered) = stored.updated(
+            with: exchange.response.head, requestTime: requestTime, responseTime: responseTime)
+        if CachePolicy.stores(
+            updated.head, isComplete: true, request: directives, requestTime: requestTime, responseTime: responseTime)
+        {
             cache.store(updated, for: request.head)
         } else {
             cache.remove(for: request.head)
         }
         let response = TransportResponse(
-            head: delivered, body: ResponseBody(data: stored.body), url: stored.url, headReceivedAt: exchange.response.headReceivedAt
+            head: delivered, body: ResponseBody(data: stored.body), url: stored.url,
+            headReceivedAt: exchange.response.headReceivedAt
         )
         return Exchange(request: exchange.request, response: response, data: stored.body)
     }
@@ -110,16 +114,21 @@ package struct CacheStage: RequestStage {
 
     /// Stores a full response to `request` if it may be stored; a success that may not replaces nothing stale: what
     /// was stored for the request goes.
-    private func keep(_ exchange: Exchange, for request: TransportRequest, _ directives: CacheControl, requestTime: Date) {
+    private func keep(
+        _ exchange: Exchange, for request: TransportRequest, _ directives: CacheControl, requestTime: Date
+    ) {
         let head = exchange.response.head
         let responseTime = cache.now()
         let storable = CachePolicy.stores(
-            head, isComplete: !exchange.isTruncated, request: directives, requestTime: requestTime, responseTime: responseTime
+            head, isComplete: !exchange.isTruncated, request: directives, requestTime: requestTime,
+            responseTime: responseTime
         )
-        if storable, let body = exchange.data, let entry = CachedResponse(
-            head: head, body: body, url: exchange.response.url, request: request.head,
-            requestTime: requestTime, responseTime: responseTime
-        ) {
+        if storable, let body = exchange.data,
+            let entry = CachedResponse(
+                head: head, body: body, url: exchange.response.url, request: request.head,
+                requestTime: requestTime, responseTime: responseTime
+            )
+        {
             cache.store(entry, for: request.head)
         } else if head.isSuccess {
             cache.remove(for: request.head)

@@ -17,7 +17,9 @@ package struct CoalescingStage: Sendable {
         self.state = state
     }
 
-    nonisolated(nonsending) package func run(_ request: TransportRequest, next: @escaping StageNext) async throws -> Exchange {
+    nonisolated(nonsending) package func run(_ request: TransportRequest, next: @escaping StageNext) async throws
+        -> Exchange
+    {
         guard let key = CoalescingKey(request) else { return try await next(request) }
         let (shared, started) = try await coalescer.run(key, request, call: next)
         var exchange = shared

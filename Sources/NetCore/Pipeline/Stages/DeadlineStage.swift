@@ -18,7 +18,9 @@ package struct DeadlineStage: RequestStage {
         }
     }
 
-    nonisolated(nonsending) private func race(_ request: TransportRequest, next: @escaping StageNext, deadline: ContinuousClock.Instant) async throws -> Exchange {
+    nonisolated(nonsending) private func race(
+        _ request: TransportRequest, next: @escaping StageNext, deadline: ContinuousClock.Instant
+    ) async throws -> Exchange {
         try await withThrowingTaskGroup(of: Exchange?.self) { group in
             group.addTask { try await next(request) }
             group.addTask {
@@ -27,7 +29,8 @@ package struct DeadlineStage: RequestStage {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let exchange = first else {
-                throw TransportError(.timedOut, host: request.head.host, detail: "the request did not finish within its timeout")
+                throw TransportError(
+                    .timedOut, host: request.head.host, detail: "the request did not finish within its timeout")
             }
             return exchange
         }

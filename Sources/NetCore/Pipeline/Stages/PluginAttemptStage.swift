@@ -50,7 +50,8 @@ package struct PluginAttemptStage: RequestStage {
             } catch {
                 // The plugin's error replaces the response, which stays with it so that renewal and retries
                 // still see its status.
-                throw ResponseFailure(error: error, exchange: replaced ? Self.exchange(exchange, replacedBy: current) : exchange)
+                throw ResponseFailure(
+                    error: error, exchange: replaced ? Self.exchange(exchange, replacedBy: current) : exchange)
             }
             guard retry else { return replaced ? Self.exchange(exchange, replacedBy: current) : exchange }
             guard request.isReplayable, state.allowPluginRetry() else {

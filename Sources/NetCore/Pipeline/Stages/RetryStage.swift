@@ -26,14 +26,16 @@ package struct RetryStage: RequestStage {
                 retry += 1
                 let failure = error as? ResponseFailure
                 let visible = failure?.error ?? error
-                guard let seconds = policy.delay(
-                    beforeRetry: retry,
-                    after: visible,
-                    presentedAs: presentation.present(visible),
-                    response: failure?.head,
-                    now: Date(),
-                    randomUnit: randomUnit()
-                ) else { throw error }
+                guard
+                    let seconds = policy.delay(
+                        beforeRetry: retry,
+                        after: visible,
+                        presentedAs: presentation.present(visible),
+                        response: failure?.head,
+                        now: Date(),
+                        randomUnit: randomUnit()
+                    )
+                else { throw error }
                 let wait = Duration.milliseconds(Int64((seconds * 1000).rounded()))
                 state.recordRetryWait(wait)
                 state.nextAttempt(because: .retry(wait: wait))

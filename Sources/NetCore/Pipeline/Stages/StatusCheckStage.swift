@@ -26,7 +26,8 @@ package struct StatusCheckStage: Sendable {
             throw ResponseFailure(error: error, exchange: exchange)
         }
         let error = HTTPError(
-            statusCode: status, data: data, headers: exchange.response.head.headerFields.dictionary, isTruncated: exchange.isTruncated
+            statusCode: status, data: data, headers: exchange.response.head.headerFields.dictionary,
+            isTruncated: exchange.isTruncated
         )
         throw ResponseFailure(error: error, exchange: exchange)
     }
