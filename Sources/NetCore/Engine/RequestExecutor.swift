@@ -367,9 +367,7 @@ public struct RequestExecutor: Sendable {
     {
         let decoder = request.allowsResponseDecoderOverride ? responseDecoderProvider?() : nil
         if request.decodesErrorModelOnSuccess || decodesErrorModelOnSuccess,
-            let model = request.errorModel ?? errorModel,
-            let error = ServerErrorDecoding(model: model, decoder: decoder ?? request.jsonDecoder).error(
-                head: received.head, body: received.body)
+            let error = serverErrorDecoding(for: request)?.error(head: received.head, body: received.body)
         {
             throw error
         }
