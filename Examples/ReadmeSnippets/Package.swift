@@ -12,22 +12,25 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
+        .target(name: "Checks", swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "readme-snippets",
             dependencies: [
+                "Checks",
                 .product(name: "NetKit", package: "NetKit"),
                 .product(name: "NetKitTesting", package: "NetKit"),
                 .product(name: "NetAsyncHTTPClient", package: "NetKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
-        )
+        ),
     ]
         + ["eknetwork", "smartnetwork", "microclient", "networkkit", "alamofire"].map { page in
             // One program per page: a page's snippets share a module, the pages do not.
             .executableTarget(
                 name: "migration-\(page)",
                 dependencies: [
+                    "Checks",
                     .product(name: "NetKit", package: "NetKit"),
                     .product(name: "NetKitTesting", package: "NetKit"),
                 ],

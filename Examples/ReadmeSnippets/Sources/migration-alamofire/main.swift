@@ -2,20 +2,7 @@
 import Foundation
 import NetKit
 import NetKitTesting
-
-func check(_ condition: Bool, _ what: String) {
-    guard condition else {
-        print("FAILED: \(what)")
-        exit(1)
-    }
-    print("ok: \(what)")
-}
-
-/// The first element of `stream`: how these checks wait for a completion handler.
-func firstValue<T: Sendable>(of stream: AsyncStream<T>) async -> T? {
-    for await value in stream { return value }
-    return nil
-}
+import Checks
 
 let stubs = StubTransport()
 stubs.stub(.method(.get), .path("/get"), reply: .json(#"{"url": "https://httpbin.org/get"}"#))

@@ -2,14 +2,7 @@
 import Foundation
 import NetKit
 import NetKitTesting
-
-func check(_ condition: Bool, _ what: String) {
-    guard condition else {
-        print("FAILED: \(what)")
-        exit(1)
-    }
-    print("ok: \(what)")
-}
+import Checks
 
 let api = URL(string: "https://api.example.com")!
 

@@ -2,14 +2,7 @@
 import Foundation
 import NetKit
 import NetKitTesting
-
-func check(_ condition: Bool, _ what: String) {
-    guard condition else {
-        print("FAILED: \(what)")
-        exit(1)
-    }
-    print("ok: \(what)")
-}
+import Checks
 
 let todos = try await testableManager().send(ListTodos(), accessToken: { "my-token" })
 check(todos.map(\.title) == ["Ship"], "the stubbed quick start retries the 503 and decodes the list")
