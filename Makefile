@@ -19,6 +19,14 @@ bench-transports:
 test-ahc:
 	swift test --traits AsyncHTTPClient --disable-xctest
 
+# Every trait at once: the AsyncHTTPClient transport, NetOpenAPI and the three observability bridges.
+test-traits:
+	swift test --traits AsyncHTTPClient,OpenAPI,Logging,Metrics,Tracing --disable-xctest
+
+# A generated OpenAPI client against a Hummingbird server (Examples/OpenAPIExample).
+openapi-example:
+	swift test --package-path Examples/OpenAPIExample --disable-xctest
+
 compat:
 	swift run --package-path Examples/EKNetworkCompatibility eknetwork-compatibility
 

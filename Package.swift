@@ -27,6 +27,11 @@ let asyncHTTPClientProducts: [Target.Dependency] =
     [traitGuarded("AsyncHTTPClient", in: "async-http-client")]
     + nioProducts(["NIOCore", "NIOHTTP1", "NIOPosix", "NIOFoundationCompat", "NIOSSL"])
 
+/// A dependency on a product that exists only under `trait`: with the trait off, SwiftPM prunes its package.
+func product(_ name: String, in package: String, under trait: String) -> Target.Dependency {
+    .product(name: name, package: package, condition: .when(traits: [trait]))
+}
+
 let package = Package(
     name: "NetKit",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -38,8 +43,12 @@ let package = Package(
         .library(name: "NetStreaming", targets: ["NetStreaming"]),
         .library(name: "NetKit", targets: ["NetKit"]),
         .library(name: "NetKitTesting", targets: ["NetKitTesting"]),
-        // Empty unless the AsyncHTTPClient trait is enabled.
+        // Each empty unless its trait is enabled.
         .library(name: "NetAsyncHTTPClient", targets: ["NetAsyncHTTPClient"]),
+        .library(name: "NetOpenAPI", targets: ["NetOpenAPI"]),
+        .library(name: "NetLogging", targets: ["NetLogging"]),
+        .library(name: "NetMetrics", targets: ["NetMetrics"]),
+        .library(name: "NetTracing", targets: ["NetTracing"]),
         .executable(name: "netkit-demo", targets: ["netkit-demo"]),
     ],
     traits: [
@@ -47,6 +56,24 @@ let package = Package(
             name: "AsyncHTTPClient",
             description: "Builds NetAsyncHTTPClient's AsyncHTTPClientTransport on swift-server/async-http-client. "
                 + "Off by default: without it no package is fetched."
+        ),
+        .trait(
+            name: "OpenAPI",
+            description: "Builds NetOpenAPI: a swift-openapi-runtime ClientTransport and ClientMiddleware on NetKit's "
+                + "road. Off by default."
+        ),
+        .trait(
+            name: "Logging",
+            description: "Builds NetLogging: NetworkLogger writing to a swift-log Logger. Off by default."
+        ),
+        .trait(
+            name: "Metrics",
+            description: "Builds NetMetrics: per-request counters, timers and gauges on swift-metrics. Off by default."
+        ),
+        .trait(
+            name: "Tracing",
+            description: "Builds NetTracing: client spans and W3C trace context on swift-distributed-tracing. "
+                + "Off by default."
         ),
         .default(enabledTraits: []),
     ],
@@ -58,6 +85,12 @@ let package = Package(
         // Only the HTTP/2-over-TLS test server of NetAsyncHTTPClientTests uses these two.
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+        // One package per bridge, each used only under its own trait.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
     ],
     targets: [
         .target(name: "NetCore", swiftSettings: strictSwift),
@@ -73,6 +106,30 @@ let package = Package(
         .target(
             name: "NetAsyncHTTPClient",
             dependencies: ["NetCore"] + asyncHTTPClientProducts,
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "NetOpenAPI",
+            dependencies: [
+                "NetCore",
+                product("OpenAPIRuntime", in: "swift-openapi-runtime", under: "OpenAPI"),
+                product("HTTPTypes", in: "swift-http-types", under: "OpenAPI"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "NetLogging",
+            dependencies: ["NetCore", product("Logging", in: "swift-log", under: "Logging")],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "NetMetrics",
+            dependencies: ["NetCore", product("CoreMetrics", in: "swift-metrics", under: "Metrics")],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "NetTracing",
+            dependencies: ["NetCore", product("Tracing", in: "swift-distributed-tracing", under: "Tracing")],
             swiftSettings: strictSwift
         ),
         .target(
@@ -116,6 +173,43 @@ let package = Package(
         .testTarget(name: "NetStreamingTests", dependencies: ["NetStreaming", "NetCore"], swiftSettings: strictSwift),
         .testTarget(
             name: "NetKitTests", dependencies: ["NetKit", "NetKitTesting", "LoopbackServer"], swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "NetOpenAPITests",
+            dependencies: [
+                "NetOpenAPI", "NetCore", "NetAuth", "NetTransport", "NetKitTesting", "LoopbackServer",
+                product("OpenAPIRuntime", in: "swift-openapi-runtime", under: "OpenAPI"),
+                product("HTTPTypes", in: "swift-http-types", under: "OpenAPI"),
+                .target(name: "NetAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "NetLoggingTests",
+            dependencies: [
+                "NetLogging", "NetCore", "NetKitTesting",
+                product("Logging", in: "swift-log", under: "Logging"),
+                product("InMemoryLogging", in: "swift-log", under: "Logging"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "NetMetricsTests",
+            dependencies: [
+                "NetMetrics", "NetCore", "NetKitTesting",
+                product("CoreMetrics", in: "swift-metrics", under: "Metrics"),
+                product("MetricsTestKit", in: "swift-metrics", under: "Metrics"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "NetTracingTests",
+            dependencies: [
+                "NetTracing", "NetCore", "NetKitTesting",
+                product("Tracing", in: "swift-distributed-tracing", under: "Tracing"),
+                product("InMemoryTracing", in: "swift-distributed-tracing", under: "Tracing"),
+            ],
+            swiftSettings: strictSwift
         ),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"], swiftSettings: strictSwift),
     ]

@@ -6,10 +6,13 @@ import PackageDescription
 let package = Package(
     name: "ReadmeSnippets",
     platforms: [.macOS(.v15), .iOS(.v18)],
-    // With the AsyncHTTPClient trait, so that the README's AsyncHTTPClientTransport snippet compiles too.
+    // With every trait, so that the README's snippets of AsyncHTTPClientTransport and the bridges compile too.
     dependencies: [
-        .package(name: "NetKit", path: "../..", traits: ["AsyncHTTPClient"]),
+        .package(
+            name: "NetKit", path: "../..", traits: ["AsyncHTTPClient", "OpenAPI", "Logging", "Metrics", "Tracing"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
     ],
     targets: [
         .target(name: "Checks", swiftSettings: [.swiftLanguageMode(.v6)]),
@@ -21,6 +24,12 @@ let package = Package(
                 .product(name: "NetKitTesting", package: "NetKit"),
                 .product(name: "NetAsyncHTTPClient", package: "NetKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NetOpenAPI", package: "NetKit"),
+                .product(name: "NetLogging", package: "NetKit"),
+                .product(name: "NetMetrics", package: "NetKit"),
+                .product(name: "NetTracing", package: "NetKit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -99,6 +99,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         try await owned?.shutdown()
     }
 
+    /// `true`: files and streams of a request body are read on NIO's blocking-I/O pool, where waiting for bytes
+    /// stalls no other transfer.
+    public var readsRequestBodiesOnOwnThreads: Bool { true }
+
     /// Sends `request`; returns when the response head has arrived, or, when the request's
     /// ``NetCore/TransportRequest/wholeBody`` is set, once the body is in (at most its limit + 1 bytes kept; a longer
     /// body is cut there and its transfer cancelled).

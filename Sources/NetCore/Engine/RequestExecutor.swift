@@ -304,7 +304,7 @@ public struct RequestExecutor: Sendable {
     }
 
     /// The one road, outermost first.
-    private func stages(
+    func stages(
         state: RequestState,
         plugins: PluginList,
         timeout: Duration?,
@@ -340,7 +340,7 @@ public struct RequestExecutor: Sendable {
     }
 
     /// Ends a failed request: the caller's error, progress, and the plugins' `wasCancelled` / `didFinish`.
-    private func fail(_ built: TransportRequest, with error: any Error, state: RequestState, plugins: PluginList) async
+    func fail(_ built: TransportRequest, with error: any Error, state: RequestState, plugins: PluginList) async
         -> any Error
     {
         let cancelled = error is CancellationError || Task.isCancelled
@@ -389,7 +389,7 @@ public struct RequestExecutor: Sendable {
 
     /// The engine's plugins with the request's own, in order with their hooks: worked out once per engine for the
     /// requests that bring none.
-    private func pluginList(adding own: [any Plugin]) -> PluginList {
+    func pluginList(adding own: [any Plugin]) -> PluginList {
         own.isEmpty ? pluginList : PluginList(ordered: Self.ordered(plugins, own))
     }
 

@@ -25,6 +25,10 @@ public struct TransportRequest: Sendable {
     /// How long the transport may wait without a byte moving before it fails the attempt with
     /// ``TransportError/Kind/timedOut``; `nil` leaves the transport's own idle timeout in charge.
     public var idleTimeout: Duration?
+    /// The name of the operation the request performs, such as an OpenAPI `operationId` (NetOpenAPI sets it), so
+    /// that plugins, logs, metrics and traces can tell operations apart without parsing paths; `nil` for a request
+    /// that names none. Transports ignore it: it is never sent.
+    public var operationID: String?
     /// Whether the engine's ``CookieJar`` decides this request's `Cookie` header and keeps its response's
     /// `Set-Cookie`: a transport with a cookie store of its own (URLSession's) then leaves it out.
     package var cookiesFromJar = false

@@ -64,10 +64,43 @@ public enum LogRedaction {
         case let error as DecodingError:
             return DecodingErrorSummary.describe(error)
         case let error as any CustomStringConvertible:
-            return "\(type(of: error)): \(error.description)"
+            // Text NetKit does not know may quote the URL it failed on: its queries, fragments and passwords go.
+            return "\(type(of: error)): \(hidingURLSecrets(in: error.description))"
         default:
             return "\(type(of: error))"
         }
+    }
+
+    /// `text` with every URL in it (`scheme://…`, up to a space or a quote) stripped of what may be secret: query
+    /// values (as `rules` say), the fragment, and user and password.
+    static func hidingURLSecrets(in text: String, rules: RedactionRules = .standard) -> String {
+        guard text.contains("://") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let marker = rest.range(of: "://") {
+            result += rest[..<marker.upperBound]
+            let url = rest[marker.upperBound...]
+            let end = url.firstIndex { $0.isWhitespace || "\"'<>`{}|\\^".contains($0) } ?? url.endIndex
+            result += hidingSecrets(ofURLAfterScheme: url[..<end], rules: rules)
+            rest = url[end...]
+        }
+        return result + rest
+    }
+
+    /// `authority/path?query#fragment` without user, password, query values and fragment.
+    private static func hidingSecrets(ofURLAfterScheme url: Substring, rules: RedactionRules) -> String {
+        let authorityEnd = url.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        var authority = url[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        var rest = url[authorityEnd...]
+        var fragment = ""
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = rest.index(after: hash) == rest.endIndex ? "#" : "#…"
+            rest = rest[..<hash]
+        }
+        guard let question = rest.firstIndex(of: "?") else { return authority + rest + fragment }
+        let query = String(rest[rest.index(after: question)...])
+        return authority + rest[...question] + redactedQuery(query, rules: rules) + fragment
     }
 
     /// The first `limit` bytes of a body as text, with the values of secret-looking JSON or form fields hidden.

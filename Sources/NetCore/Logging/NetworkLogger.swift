@@ -4,7 +4,7 @@ import os
 #endif
 
 /// Where NetKit writes what it does: `os.Logger` on Apple platforms, standard error elsewhere, or a sink of
-/// your own.
+/// your own — of lines (``Sink``) or of structured records (``RecordSink``, what NetLogging's swift-log bridge uses).
 ///
 /// Messages never contain secrets: headers pass through ``HeaderRedaction`` before they are logged.
 /// On platforms without `os`, messages below ``minimumLevel`` are dropped; the default comes from the
@@ -40,6 +40,10 @@ public struct NetworkLogger: Sendable {
     /// A function that receives every message at or above ``minimumLevel``.
     public typealias Sink = @Sendable (Level, String) -> Void
 
+    /// A function that receives every record at or above ``minimumLevel``: the message with the request's facts
+    /// (method, redacted URL, status, attempt, duration, request number and ID, operation) as fields.
+    public typealias RecordSink = @Sendable (NetworkLogRecord) -> Void
+
     /// The subsystem, as in `os.Logger`.
     public let subsystem: String
     /// The category, as in `os.Logger`.
@@ -47,6 +51,7 @@ public struct NetworkLogger: Sendable {
     /// Messages below this level are dropped (`nil`: none are written).
     public let minimumLevel: Level?
     private let sink: Sink?
+    private let recordSink: RecordSink?
 
     /// A logger that writes to the system's log (`os.Logger`) or to standard error.
     public init(subsystem: String, category: String = "network", minimumLevel: Level? = NetworkLogger.environmentLevel)
@@ -55,6 +60,7 @@ public struct NetworkLogger: Sendable {
         self.category = category
         self.minimumLevel = minimumLevel
         self.sink = nil
+        self.recordSink = nil
     }
 
     /// A logger that hands every message at or above `minimumLevel` to `sink`.
@@ -63,6 +69,26 @@ public struct NetworkLogger: Sendable {
         self.category = category
         self.minimumLevel = minimumLevel
         self.sink = sink
+        self.recordSink = nil
+    }
+
+    /// A logger that hands every record at or above `minimumLevel` (none when `nil`) to `recordSink`, with the
+    /// facts behind each line as fields.
+    ///
+    /// ```swift
+    /// let logger = NetworkLogger(subsystem: "com.example.app", minimumLevel: .info, recordSink: { record in
+    ///     print(record.level.name, record.event, record.statusCode ?? 0, record.message)
+    /// })
+    /// ```
+    public init(
+        subsystem: String, category: String = "network", minimumLevel: Level?,
+        recordSink: @escaping RecordSink
+    ) {
+        self.subsystem = subsystem
+        self.category = category
+        self.minimumLevel = minimumLevel
+        self.sink = nil
+        self.recordSink = recordSink
     }
 
     /// A logger that writes nothing.
@@ -107,17 +133,38 @@ public struct NetworkLogger: Sendable {
         return level >= minimumLevel
     }
 
-    /// Writes `message` at `level`.
+    /// Whether records go to a ``RecordSink``, which uses the fields a line sink ignores.
+    package var isStructured: Bool { recordSink != nil }
+
+    /// Writes `message` at `level` (to a ``RecordSink`` as a record of event ``NetworkLogRecord/Event/message``).
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard isEnabled(level) else { return }
-        write(level, message())
+        if let recordSink {
+            recordSink(NetworkLogRecord(level: level, event: .message, message: message()))
+        } else {
+            write(level, message())
+        }
     }
 
-    /// Writes `message` at `level` whatever ``minimumLevel`` says, unless the logger writes nothing: for output a
-    /// developer asked for explicitly (`LoggingPlugin`'s `curl` lines).
-    func logRegardlessOfLevel(_ level: Level, _ message: @autoclosure () -> String) {
+    /// Writes the record `make` builds, at `level`, when that level is enabled (`make` is not called otherwise).
+    package func log(_ level: Level, record make: () -> NetworkLogRecord) {
+        guard isEnabled(level) else { return }
+        emit(make())
+    }
+
+    /// Writes the record whatever ``minimumLevel`` says, unless the logger writes nothing: for output a developer
+    /// asked for explicitly (`LoggingPlugin`'s `curl` lines).
+    package func logRegardlessOfLevel(record make: () -> NetworkLogRecord) {
         guard minimumLevel != nil else { return }
-        write(level, message())
+        emit(make())
+    }
+
+    private func emit(_ record: NetworkLogRecord) {
+        if let recordSink {
+            recordSink(record)
+        } else {
+            write(record.level, record.message)
+        }
     }
 
     private func write(_ level: Level, _ text: String) {

@@ -7,6 +7,15 @@ package struct ResponseFailure: Error {
     package let error: any Error
     /// The attempt that failed.
     package let exchange: Exchange
+    /// Whether the status alone made it a failure (no plugin threw): a road that hands every status to its
+    /// caller (``RequestExecutor/forward(_:options:)``) returns such a response rather than throwing.
+    package var isStatusOnly = false
+
+    package init(error: any Error, exchange: Exchange, isStatusOnly: Bool = false) {
+        self.error = error
+        self.exchange = exchange
+        self.isStatusOnly = isStatusOnly
+    }
 
     package var statusCode: Int { exchange.response.statusCode }
     package var head: HTTPResponseHead { exchange.response.head }

@@ -38,6 +38,19 @@ public struct LoggingPlugin: Plugin {
     public let curlSecrets: CURLSecrets
     /// What is hidden besides the standard secrets.
     public let rules: RedactionRules
+    /// The header whose value records carry as ``NetworkLogRecord/requestID`` (`X-Request-ID`, as
+    /// ``RequestIDPlugin`` sets it), unless `rules` hide it.
+    public let requestIDHeaderName: String
+    /// Each request's number and ID from `prepare` on, for the records of `didFinish` and `wasCancelled`; used only
+    /// with a structured logger.
+    private let ledger = RequestLedger<Correlation>()
+
+    /// What the end of a request is told about its beginning.
+    private struct Correlation: Sendable {
+        var requestNumber: UInt64
+        var requestID: String?
+        var operationID: String?
+    }
 
     /// Creates the plugin.
     ///
@@ -49,61 +62,155 @@ public struct LoggingPlugin: Plugin {
         curlSecrets: CURLSecrets = .hidden,
         rules: RedactionRules = .standard
     ) {
+        self.init(
+            logger: logger, includesCURL: includesCURL, curlSecrets: curlSecrets, rules: rules,
+            requestIDHeaderName: "X-Request-ID")
+    }
+
+    /// Creates the plugin with the header records take their ``NetworkLogRecord/requestID`` from (the one a
+    /// ``RequestIDPlugin`` with another `headerName` sets).
+    public init(
+        logger: NetworkLogger,
+        includesCURL: Bool = false,
+        curlSecrets: CURLSecrets = .hidden,
+        rules: RedactionRules = .standard,
+        requestIDHeaderName: String
+    ) {
         self.logger = logger
         self.includesCURL = includesCURL
         self.curlSecrets = curlSecrets
         self.rules = rules
+        self.requestIDHeaderName = requestIDHeaderName
     }
 
     /// A copy writing to `logger`, every other setting kept.
     public func with(logger: NetworkLogger) -> LoggingPlugin {
-        LoggingPlugin(logger: logger, includesCURL: includesCURL, curlSecrets: curlSecrets, rules: rules)
+        LoggingPlugin(
+            logger: logger, includesCURL: includesCURL, curlSecrets: curlSecrets, rules: rules,
+            requestIDHeaderName: requestIDHeaderName)
     }
+
+    /// The number of requests whose number and ID this plugin (and its copies) holds: 0 once every request has
+    /// ended.
+    package var trackedRequests: Int { ledger.count }
 
     /// Runs after the other plugins, so it logs the request as they left it.
     public var priority: PluginPriority { .low }
 
+    /// Notes the request's number and ID for the records written when it ends (with a structured logger only).
+    public func prepare(_ request: TransportRequest, context: PluginContext) async throws -> TransportRequest {
+        if logger.isStructured {
+            let correlation = Correlation(
+                requestNumber: context.requestNumber, requestID: requestID(of: request),
+                operationID: request.operationID)
+            ledger.open(context.requestNumber, startedAt: context.startedAt, correlation)
+        }
+        return request
+    }
+
     /// Logs the attempt about to be sent.
     public func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {
-        switch context.reason {
-        case .initial: break
-        case .retry(let wait):
-            logger.log(.info, "\(line(request)): attempt \(context.attempt) after waiting \(milliseconds(wait))")
-        case .refreshedCredential: logger.log(.info, "\(line(request)): credential renewed after 401, sending again")
-        case .requestedByPlugin: logger.log(.info, "\(line(request)): a plugin asked for attempt \(context.attempt)")
+        let sent = request
+        let reattempt: String? =
+            switch context.reason {
+            case .initial: nil
+            case .retry(let wait): "attempt \(context.attempt) after waiting \(milliseconds(wait))"
+            case .refreshedCredential: "credential renewed after 401, sending again"
+            case .requestedByPlugin: "a plugin asked for attempt \(context.attempt)"
+            }
+        if let reattempt {
+            logger.log(.info) {
+                record(.info, .reattempt, sent, context: context) { "\($0): \(reattempt)" }
+            }
         }
-        if logger.isEnabled(.debug) { logger.log(.debug, "→ \(line(request))") }
+        logger.log(.debug) { record(.debug, .attempt, sent, context: context) { "→ \($0)" } }
         if includesCURL {
-            logger.logRegardlessOfLevel(.debug, CURLCommand.render(request, rules: rules, secrets: curlSecrets))
+            logger.logRegardlessOfLevel {
+                var curl = record(.debug, .curl, sent, context: context) { _ in "" }
+                curl.message = CURLCommand.render(sent, rules: rules, secrets: curlSecrets)
+                return curl
+            }
         }
     }
 
     /// Logs the response with its size and the attempt's duration.
     public func didReceive(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async {
-        guard logger.isEnabled(.debug) else { return }
-        let size = response.body.map { Self.size($0.count) } ?? (context.isStreaming ? "streaming" : "body not read")
-        logger.log(
-            .debug, "← \(response.statusCode) \(line(request)) \(size) in \(milliseconds(.now - context.startedAt))")
+        logger.log(.debug) {
+            let size =
+                response.body.map { Self.size($0.count) } ?? (context.isStreaming ? "streaming" : "body not read")
+            let elapsed = ContinuousClock.now - context.startedAt
+            var received = record(.debug, .response, request, context: context) {
+                "← \(response.statusCode) \($0) \(size) in \(milliseconds(elapsed))"
+            }
+            received.statusCode = response.statusCode
+            received.duration = elapsed
+            return received
+        }
     }
 
     /// Logs a failure at `error` level.
     public func didFinish(
         _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics
     ) async {
+        let correlation = logger.isStructured ? ledger.close(startedAt: metrics.start, matching: matches(request)) : nil
         guard case .failure(let error) = result, !(error is CancellationError) else { return }
-        logger.log(
-            .error,
-            "\(line(request)) failed after \(metrics.attempts) attempt(s) in \(milliseconds(metrics.duration)): \(LogRedaction.describe(error))"
-        )
+        logger.log(.error) {
+            let description = LogRedaction.describe(error)
+            var failure = record(.error, .failure, request, correlation: correlation) {
+                "\($0) failed after \(metrics.attempts) attempt(s) in \(milliseconds(metrics.duration)): \(description)"
+            }
+            failure.attempt = metrics.attempts
+            failure.duration = metrics.duration
+            failure.error = description
+            failure.statusCode = (error as? HTTPError)?.statusCode ?? (error as? ServerError)?.statusCode
+            return failure
+        }
     }
 
     /// Logs a cancellation at `notice` level.
     public func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics) async {
-        logger.log(.notice, "\(line(request)) cancelled")
+        logger.log(.notice) {
+            let correlation =
+                logger.isStructured ? ledger.entry(startedAt: metrics.start, matching: matches(request)) : nil
+            var cancellation = record(.notice, .cancellation, request, correlation: correlation) { "\($0) cancelled" }
+            cancellation.attempt = metrics.attempts
+            cancellation.duration = metrics.duration
+            return cancellation
+        }
     }
 
-    private func line(_ request: TransportRequest) -> String {
-        "\(request.method.rawValue) \(LogRedaction.target(request.head, rules: rules))"
+    /// A record of `request`: `message` gets the `METHOD url` part every line begins with.
+    private func record(
+        _ level: NetworkLogger.Level, _ event: NetworkLogRecord.Event, _ request: TransportRequest,
+        context: PluginContext, message: (String) -> String
+    ) -> NetworkLogRecord {
+        var record = record(level, event, request, correlation: nil, message: message)
+        record.attempt = context.attempt
+        record.requestNumber = context.requestNumber
+        return record
+    }
+
+    private func record(
+        _ level: NetworkLogger.Level, _ event: NetworkLogRecord.Event, _ request: TransportRequest,
+        correlation: Correlation?, message: (String) -> String
+    ) -> NetworkLogRecord {
+        let target = LogRedaction.target(request.head, rules: rules)
+        return NetworkLogRecord(
+            level: level, event: event, message: message("\(request.method.rawValue) \(target)"),
+            method: request.method, url: target, requestNumber: correlation?.requestNumber,
+            requestID: requestID(of: request) ?? correlation?.requestID,
+            operationID: request.operationID ?? correlation?.operationID)
+    }
+
+    /// The request ID header's value, unless the rules hide that header.
+    private func requestID(of request: TransportRequest) -> String? {
+        rules.hidesHeader(requestIDHeaderName) ? nil : request.value(forHeader: requestIDHeaderName)
+    }
+
+    /// Tells apart requests that started in the same nanosecond by their ID, when they carry one.
+    private func matches(_ request: TransportRequest) -> (Correlation) -> Bool {
+        let id = requestID(of: request)
+        return { id == nil || $0.requestID == id }
     }
 
     private func milliseconds(_ duration: Duration) -> String {
@@ -130,9 +237,11 @@ public struct LoggingPlugin: Plugin {
 extension LoggingPlugin: SelectivePlugin {
     /// Only the hooks that can write at the logger's level: at the default (`error`) that is a failure's
     /// `didFinish` alone (and `willSend` when curl lines are asked for), and a request that succeeds makes no call
-    /// to the plugin at all.
+    /// to the plugin at all. A structured logger also takes `prepare` and every `didFinish`, to give the records of
+    /// a request's end its number and ID.
     package var hooks: PluginHooks {
         var hooks: PluginHooks = []
+        if logger.isStructured, logger.isEnabled(.error) { hooks.formUnion([.prepare, .didSucceed, .didFail]) }
         // Retries and renewals are written at `info`, every attempt at `debug`. A requested curl line at any level.
         if logger.isEnabled(.info) || (includesCURL && logger.minimumLevel != nil) { hooks.insert(.willSend) }
         if logger.isEnabled(.debug) { hooks.insert(.didReceive) }

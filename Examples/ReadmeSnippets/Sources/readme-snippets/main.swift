@@ -2,6 +2,8 @@
 import Foundation
 import NetKit
 import NetKitTesting
+import NetMetrics
+import NetOpenAPI
 import Checks
 
 let todos = try await testableManager().send(ListTodos(), accessToken: { "my-token" })
@@ -69,3 +71,18 @@ do {
 } catch {
     check(error is UploadSourceError, "a missing file is refused when the body is made")
 }
+
+/// The README's OpenAPI snippet takes any authenticator whose credential is a string.
+struct SnippetAuthenticator: Authenticator {
+    func apply(_ credential: String, to request: inout TransportRequest) throws {
+        try request.setHeader("Authorization", "Bearer \(credential)")
+    }
+    func refresh(_ credential: String) async throws -> String { "renewed" }
+}
+let openAPI = openAPITransport(refreshing: SnippetAuthenticator())
+check(
+    openAPI.retryPolicy?.maxRetryCount == 2 && openAPI.timeout == .seconds(30)
+        && openAPI.idempotentOperations == ["createTodo"],
+    "the OpenAPI transport carries the README's retries, timeout and idempotent operations")
+check(loggingManager().logger.minimumLevel == .info, "a swift-log Logger at info makes NetKit log from info up")
+check(measuredManager().plugins.contains { $0 is MetricsPlugin }, "the metrics plugin is installed")

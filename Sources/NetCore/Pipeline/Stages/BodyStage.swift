@@ -14,6 +14,8 @@ package struct BodyStage: Sendable {
     package enum Mode: Sendable {
         case collect(responseLimit: Int, errorLimit: Int)
         case stream(errorLimit: Int)
+        /// Every body, whatever the status, is left unread for the caller (``RequestExecutor/forward(_:options:)``).
+        case handOver
     }
 
     package let mode: Mode
@@ -46,6 +48,8 @@ package struct BodyStage: Sendable {
             let (data, truncated) = try await response.body.collectPrefix(upTo: errorLimit)
             if truncated { throw StreamingError.errorPayloadTooLarge(limitBytes: errorLimit) }
             exchange.data = data
+        case .handOver:
+            return
         }
         state.recordReceived(exchange.data?.count ?? 0)
     }

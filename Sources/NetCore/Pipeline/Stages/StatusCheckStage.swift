@@ -17,7 +17,9 @@ package struct StatusCheckStage: Sendable {
     nonisolated(nonsending) package func check(_ exchange: Exchange) async throws {
         let status = exchange.response.statusCode
         guard !(200..<300).contains(status) else { return }
-        if status == 401 { throw ResponseFailure(error: NetworkError.unauthorized, exchange: exchange) }
+        if status == 401 {
+            throw ResponseFailure(error: NetworkError.unauthorized, exchange: exchange, isStatusOnly: true)
+        }
         let data = exchange.data ?? Data()
         if let decoded = await errorDecoder.read({ $0?(data) }) {
             throw ResponseFailure(error: decoded, exchange: exchange)
@@ -29,6 +31,6 @@ package struct StatusCheckStage: Sendable {
             statusCode: status, data: data, headers: exchange.response.head.headerFields.dictionary,
             isTruncated: exchange.isTruncated
         )
-        throw ResponseFailure(error: error, exchange: exchange)
+        throw ResponseFailure(error: error, exchange: exchange, isStatusOnly: true)
     }
 }

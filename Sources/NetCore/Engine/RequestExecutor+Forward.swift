@@ -1,0 +1,74 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension RequestExecutor {
+    /// What the road of a ready-made request needs besides the request: what an ``Endpoint`` would say.
+    package struct ForwardingOptions: Sendable {
+        /// The credential put on every attempt and renewed once on a rejection.
+        package var credentials: any CredentialProvider = BearerTokenCredentials.none
+        /// Bounds the exchange up to the response head, retries and renewal included; `nil`: the engine's
+        /// ``RequestExecutor/defaultTimeout``.
+        package var timeout: Duration?
+        /// The retries of transient failures; `nil`: the engine's ``RequestExecutor/defaultRetryPolicy``.
+        package var retryPolicy: RetryPolicy?
+        /// Whether the request may be repeated although its method is not idempotent (a `POST` the API declares
+        /// safe to repeat).
+        package var isIdempotent = false
+
+        package init() {}
+    }
+
+    /// Sends a request that is already built (by a bridge such as NetOpenAPI's transport) down the one road, and
+    /// returns its response once the head has arrived, the body unread, whatever its status.
+    ///
+    /// The same stages as ``streamingResponse(for:baseURL:credentials:)`` and a retry policy: the engine's plugins,
+    /// the credential (renewed once on a rejection), retries of transient failures and statuses (`Retry-After`
+    /// honoured, a replayable body and an idempotent method or ``ForwardingOptions/isIdempotent`` required), the
+    /// timeout, cookies. A status that is not 2xx still takes the road's decisions (renewal on 401, retries on 503),
+    /// then the last response is handed over rather than thrown: the caller decodes the statuses it knows. Plugins'
+    /// `didFinish` sees it as a success.
+    nonisolated(nonsending) package func forward(_ request: TransportRequest, options: ForwardingOptions) async throws
+        -> (response: TransportResponse, metrics: RequestMetrics)
+    {
+        var request = request
+        request.progress = nil
+        request.wholeBody = nil
+        let state = RequestState(isStreaming: true)
+        let plugins = pluginList(adding: [])
+        let policy = options.retryPolicy ?? defaultRetryPolicy
+        let mayRepeat =
+            request.isReplayable
+            && RetryPolicy.allowsRepeating(
+                method: request.method,
+                declaredIdempotent: options.isIdempotent,
+                hasIdempotencyKey: request.value(forHeader: "Idempotency-Key") != nil
+            )
+        let road = stages(
+            state: state,
+            plugins: plugins,
+            timeout: options.timeout ?? defaultTimeout,
+            retryPolicy: mayRepeat ? policy : nil,
+            credentials: options.credentials,
+            allowsRenewal: true,
+            errorDecoder: CallerIsolated<((Data) -> (any Error)?)?>(nil),
+            errorModel: nil,
+            body: .handOver
+        )
+        let exchange: Exchange
+        do {
+            exchange = try await road.run(request)
+        } catch let failure as ResponseFailure where failure.isStatusOnly && !Task.isCancelled {
+            exchange = failure.exchange
+        } catch {
+            throw await fail(request, with: error, state: state, plugins: plugins)
+        }
+        let metrics = state.finish()
+        for plugin in plugins.taking(.didSucceed) {
+            await plugin.didFinish(exchange.request, result: .success(exchange.received), metrics: metrics)
+        }
+        return (exchange.response, metrics)
+    }
+}

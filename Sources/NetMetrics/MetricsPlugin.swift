@@ -1,0 +1,153 @@
+#if Metrics
+import CoreMetrics
+import NetCore
+
+/// Counts and times every request on swift-metrics: requests by method, host and status class, their duration,
+/// retries, credential refreshes, body bytes, and how many are in flight.
+///
+/// ```swift
+/// import CoreMetrics
+/// import NetCore
+/// import NetMetrics
+///
+/// let metrics = MetricsPlugin()  // MetricsSystem.factory, names prefixed "netkit"
+/// let executor = RequestExecutor(transport: transport, plugins: [metrics])
+/// ```
+///
+/// | name (prefix `netkit`) | type | dimensions | what |
+/// | --- | --- | --- | --- |
+/// | `netkit_http_client_requests_total` | counter | method, host, status_class | requests ended |
+/// | `netkit_http_client_request_duration` | timer | method, host, status_class | from start to end, retries and waits included |
+/// | `netkit_http_client_retries_total` | counter | method, host | attempts after the first that a retry policy or a plugin asked for |
+/// | `netkit_http_client_credential_refreshes_total` | counter | method, host | resends after a 401 renewed the credential |
+/// | `netkit_http_client_request_body_bytes_total` | counter | method, host | request body bytes sent, all attempts |
+/// | `netkit_http_client_response_body_bytes_total` | counter | method, host | response body bytes read, all attempts |
+/// | `netkit_http_client_requests_in_flight` | meter | method, host | requests started and not yet ended |
+///
+/// Every metric also has the dimension `operation` when the request names one
+/// (``NetCore/TransportRequest/operationID``, an OpenAPI `operationId`). `status_class` is `1xx`…`5xx` from the last
+/// response that arrived (so a 200 whose body failed to decode is `2xx`), `error` when none arrived, `cancelled` when
+/// the caller cancelled. No dimension ever holds a path or a query: they would multiply the series and may carry
+/// secrets.
+///
+/// A request is in flight from this plugin's `prepare` to its `didFinish`: the gauge goes up once and down exactly
+/// once, whether the request succeeds, fails or is cancelled; a `stream` ends when its response head has arrived.
+/// The metrics are made through the factory as each request ends, so the factory's own caching decides their life.
+public struct MetricsPlugin: Plugin {
+    /// Where the metrics are made.
+    public let factory: any MetricsFactory
+    /// What every name begins with, followed by `_`.
+    public let prefix: String
+    /// The requests in flight, from `prepare` to `didFinish`.
+    private let ledger = RequestLedger<Flight>()
+
+    /// What the end of a request needs from its beginning.
+    private struct Flight: Sendable {
+        var dimensions: [(String, String)]
+        var lastStatus: Int?
+    }
+
+    /// Creates the plugin.
+    /// - Parameters:
+    ///   - factory: Where the metrics are made; by default the one `MetricsSystem.bootstrap` installed.
+    ///   - prefix: What every name begins with (`netkit`: `netkit_http_client_requests_total`).
+    public init(factory: any MetricsFactory = MetricsSystem.factory, prefix: String = "netkit") {
+        self.factory = factory
+        self.prefix = prefix
+    }
+
+    /// Runs after the other plugins, so it sees the request as they left it.
+    public var priority: PluginPriority { .low }
+
+    /// The number of requests this plugin (and its copies) sees in flight: 0 once every request has ended.
+    package var requestsInFlight: Int { ledger.count }
+
+    /// Counts the request in flight.
+    public func prepare(_ request: TransportRequest, context: PluginContext) async throws -> TransportRequest {
+        let dimensions = Self.dimensions(of: request)
+        ledger.open(context.requestNumber, startedAt: context.startedAt, Flight(dimensions: dimensions))
+        Meter(label: name("requests_in_flight"), dimensions: dimensions, factory: factory).increment()
+        return request
+    }
+
+    /// Counts retries and resends after a credential refresh.
+    public func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {
+        let label: String
+        switch context.reason {
+        case .initial: return
+        case .retry, .requestedByPlugin: label = name("retries_total")
+        case .refreshedCredential: label = name("credential_refreshes_total")
+        }
+        let dimensions = ledger.update(context.requestNumber) { $0.dimensions } ?? Self.dimensions(of: request)
+        Counter(label: label, dimensions: dimensions, factory: factory).increment()
+    }
+
+    /// Remembers the status of the last response.
+    public func didReceive(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async {
+        ledger.update(context.requestNumber) { $0.lastStatus = response.statusCode }
+    }
+
+    /// Counts and times the request, adds its bytes and takes it out of flight.
+    public func didFinish(
+        _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics
+    ) async {
+        let flight = ledger.close(startedAt: metrics.start)
+        let dimensions = flight?.dimensions ?? Self.dimensions(of: request)
+        if flight != nil {
+            Meter(label: name("requests_in_flight"), dimensions: dimensions, factory: factory).decrement()
+        }
+        let statusClass = Self.statusClass(result, lastStatus: flight?.lastStatus)
+        let ended = Self.inserting(("status_class", statusClass), into: dimensions)
+        Counter(label: name("requests_total"), dimensions: ended, factory: factory).increment()
+        Timer(label: name("request_duration"), dimensions: ended, factory: factory)
+            .recordNanoseconds(Self.nanoseconds(metrics.duration))
+        Counter(label: name("request_body_bytes_total"), dimensions: dimensions, factory: factory)
+            .increment(by: metrics.bytesSent)
+        Counter(label: name("response_body_bytes_total"), dimensions: dimensions, factory: factory)
+            .increment(by: metrics.bytesReceived)
+    }
+
+    /// `<prefix>_http_client_<metric>`.
+    private func name(_ metric: String) -> String {
+        "\(prefix)_http_client_\(metric)"
+    }
+
+    /// Method, host and, when set, operation: never the path or the query.
+    static func dimensions(of request: TransportRequest) -> [(String, String)] {
+        var dimensions = [("method", request.method.rawValue), ("host", request.head.host)]
+        if let operation = request.operationID { dimensions.append(("operation", operation)) }
+        return dimensions
+    }
+
+    /// `dimension` after method and host, before operation.
+    static func inserting(_ dimension: (String, String), into dimensions: [(String, String)]) -> [(String, String)] {
+        var dimensions = dimensions
+        dimensions.insert(dimension, at: min(2, dimensions.count))
+        return dimensions
+    }
+
+    /// `2xx` for a result whose last response was 2xx; `cancelled` and `error` when there was none to judge by.
+    static func statusClass(_ result: Result<ReceivedResponse, any Error>, lastStatus: Int?) -> String {
+        let status: Int?
+        switch result {
+        case .success(let response): status = response.statusCode
+        case .failure(let error):
+            if error is CancellationError { return "cancelled" }
+            status = lastStatus
+        }
+        guard let status, (100..<600).contains(status) else { return "error" }
+        return "\(status / 100)xx"
+    }
+
+    /// `duration` in whole nanoseconds, `Int64.max` past 292 years.
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : product.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
+    }
+}
+extension MetricsPlugin: SelectivePlugin {
+    /// Every hook but `verify` and `wasCancelled` (a cancelled request's `didFinish` says all).
+    package var hooks: PluginHooks { [.prepare, .willSend, .didReceive, .didSucceed, .didFail] }
+}
+#endif

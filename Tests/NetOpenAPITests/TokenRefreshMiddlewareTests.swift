@@ -1,0 +1,71 @@
+#if OpenAPI
+import Foundation
+import HTTPTypes
+import NetAuth
+import NetCore
+import NetOpenAPI
+import OpenAPIRuntime
+import Synchronization
+import Testing
+
+@Suite("TokenRefreshMiddleware: NetKit's single-flight renewal for another transport")
+struct TokenRefreshMiddlewareTests {
+    static let base = URL(string: "https://api.test")!
+
+    /// A `next` that answers 401 unless the request carries the fresh token, and counts calls.
+    final class Server: Sendable {
+        private let calls = Mutex<[String]>([])
+        var authorizations: [String] { calls.withLock { $0 } }
+
+        @Sendable func next(_ request: HTTPRequest, _ body: HTTPBody?, _ url: URL) async throws -> (
+            HTTPResponse, HTTPBody?
+        ) {
+            let authorization = request.headerFields[.authorization] ?? "none"
+            calls.withLock { $0.append(authorization) }
+            let status: HTTPResponse.Status = authorization == "Bearer fresh" ? .ok : .unauthorized
+            return (HTTPResponse(status: status), nil)
+        }
+    }
+
+    @Test("ten concurrent 401s wait for one renewal; each is sent once more with the new token")
+    func oneRenewal() async throws {
+        let server = Server()
+        let authenticator = CountingAuthenticator()
+        let middleware = TokenRefreshMiddleware(
+            credentials: AuthenticatorCredentials(authenticator: authenticator, credential: "stale"))
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    try await middleware.intercept(
+                        request(.get, "/me"), body: nil, baseURL: Self.base, operationID: "getProfile",
+                        next: server.next
+                    ).0.status.code
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 10))
+        #expect(authenticator.refreshes.value == 1)
+        #expect(server.authorizations.filter { $0 == "Bearer fresh" }.count == 10)
+        #expect(server.authorizations.count <= 20)
+    }
+
+    @Test("a request with its own Authorization, or a body that can be read once, is not renewed")
+    func leftAlone() async throws {
+        let server = Server()
+        let authenticator = CountingAuthenticator()
+        let middleware = TokenRefreshMiddleware(
+            credentials: AuthenticatorCredentials(authenticator: authenticator, credential: "stale"))
+        let own = try await middleware.intercept(
+            request(.get, "/me", [("Authorization", "Bearer mine")]), body: nil, baseURL: Self.base,
+            operationID: "getProfile", next: server.next)
+        #expect(own.0.status == .unauthorized)
+        let streamed = try await middleware.intercept(
+            request(.post, "/avatar"), body: singlePassBody([Data("x".utf8)]), baseURL: Self.base,
+            operationID: "upload", next: server.next)
+        #expect(streamed.0.status == .unauthorized)
+        #expect(authenticator.refreshes.value == 0)
+        #expect(server.authorizations == ["Bearer mine", "Bearer stale"])
+    }
+}
+#endif
