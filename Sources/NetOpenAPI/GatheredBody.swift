@@ -15,9 +15,9 @@ struct GatheredBody {
     /// The prefix of every temporary file's name.
     static let filePrefix = "netkit-openapi-body-"
 
-    /// Reads `body` to its end.
+    /// Reads `body` to its end, into a file in `directory` past `memoryLimit` bytes.
     /// - Throws: the body's own error or `CancellationError` (no file is left behind), or the file system's.
-    static func gather(_ body: HTTPBody, memoryLimit: Int) async throws -> GatheredBody {
+    static func gather(_ body: HTTPBody, memoryLimit: Int, directory: URL) async throws -> GatheredBody {
         var data = Data()
         var file: (url: URL, handle: FileHandle)?
         do {
@@ -27,7 +27,7 @@ struct GatheredBody {
                 } else if data.count + chunk.count <= memoryLimit {
                     data.append(contentsOf: chunk)
                 } else {
-                    let opened = try openTemporaryFile()
+                    let opened = try openTemporaryFile(in: directory)
                     file = opened
                     try opened.handle.write(contentsOf: data)
                     try opened.handle.write(contentsOf: chunk)
@@ -47,8 +47,8 @@ struct GatheredBody {
         }
     }
 
-    private static func openTemporaryFile() throws -> (url: URL, handle: FileHandle) {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(filePrefix + UUID().uuidString)
+    private static func openTemporaryFile(in directory: URL) throws -> (url: URL, handle: FileHandle) {
+        let url = directory.appendingPathComponent(filePrefix + UUID().uuidString)
         guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
         else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
         return (url, try FileHandle(forWritingTo: url))

@@ -56,6 +56,9 @@ public struct NetKitClientTransport: ClientTransport {
     public var idempotentOperations: Set<String>
     /// The largest in-memory request body gathered so that it can be sent again; 1 MiB by default.
     public var replayableBodyLimit: Int
+    /// Where a body gathered past ``replayableBodyLimit`` is written (the system's temporary directory; a test
+    /// gives one of its own, to watch it).
+    package var temporaryDirectory: URL
 
     /// Creates a transport over `executor`.
     /// - Parameters:
@@ -69,6 +72,7 @@ public struct NetKitClientTransport: ClientTransport {
         self.timeout = nil
         self.idempotentOperations = []
         self.replayableBodyLimit = 1 << 20
+        self.temporaryDirectory = FileManager.default.temporaryDirectory
     }
 
     /// Sends a generated client's request and returns the response with its body unread.
@@ -88,7 +92,8 @@ public struct NetKitClientTransport: ClientTransport {
             } else if executor.transport.readsRequestBodiesOnOwnThreads {
                 outgoing.body = Self.streamed(body, declaredLength: HeadConversion.declaredLength(of: request))
             } else {
-                gathered = try await GatheredBody.gather(body, memoryLimit: replayableBodyLimit)
+                gathered = try await GatheredBody.gather(
+                    body, memoryLimit: replayableBodyLimit, directory: temporaryDirectory)
                 outgoing.body = gathered?.source
             }
         }

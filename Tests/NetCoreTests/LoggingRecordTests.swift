@@ -72,7 +72,7 @@ struct LoggingRecordTests {
         #expect(
             lines.map { $0.components(separatedBy: " in ").first! }
                 == records.map { $0.components(separatedBy: " in ").first! })
-        let retry = "info: GET https://api.test/v1/search?api_key=…&q=…: attempt 2 after waiting 250 ms"
+        let retry = "info: GET https://api.test/v1/search?api_key=…&q=… (search): attempt 2 after waiting 250 ms"
         #expect(lines.contains(retry))
     }
 

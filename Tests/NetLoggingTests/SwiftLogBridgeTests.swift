@@ -26,7 +26,7 @@ struct SwiftLogBridgeTests {
         let attempt = try #require(entries.first)
         let response = try #require(entries.last)
         #expect(attempt["netkit.event"] == "attempt")
-        #expect(attempt.message.description == "→ GET https://api.test/v1/search?api_key=…&q=…")
+        #expect(attempt.message.description == "→ GET https://api.test/v1/search?api_key=…&q=… (searchItems)")
         #expect(attempt["http.request.method"] == "GET")
         #expect(attempt["url.full"] == "https://api.test/v1/search?api_key=…&q=…")
         #expect(attempt["netkit.attempt"] == "1")

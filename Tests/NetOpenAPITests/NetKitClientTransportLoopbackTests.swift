@@ -6,6 +6,7 @@ import NetCore
 import NetOpenAPI
 import NetTransport
 import OpenAPIRuntime
+import Synchronization
 import Testing
 
 #if AsyncHTTPClient
@@ -134,12 +135,22 @@ struct NetKitClientTransportLoopbackTests {
         #expect(server.requestCount == (kind.readsBodiesOnOwnThreads ? 1 : 3))
     }
 
-    @Test("on URLSession a body past the memory bound goes through a temporary file, deleted when the call returns")
+    @Test("on URLSession a body past the memory bound is sent from a temporary file, deleted when the call returns")
     func largeBodyThroughTemporaryFile() async throws {
-        let server = try LoopbackServer(limits: LoopbackLimits(), requestBodies: .digested) { .uploadReport(for: $0) }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-openapi-\(UUID())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let filesWhileSending = Mutex<[String]>([])
+        let server = try LoopbackServer(limits: LoopbackLimits(), requestBodies: .digested) { request in
+            filesWhileSending.withLock {
+                $0 = (try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []
+            }
+            return .uploadReport(for: request)
+        }
         defer { server.stop() }
         var transport = NetKitClientTransport(executor: RequestExecutor(transport: URLSessionTransport()))
         transport.replayableBodyLimit = 64 * 1024
+        transport.temporaryDirectory = scratch
         let chunks = (0..<20).map { pattern(50_000, seed: UInt8($0)) }
         let (response, body) = try await transport.send(
             request(.post, "/upload"), body: singlePassBody(chunks), baseURL: server.baseURL, operationID: "upload")
@@ -147,9 +158,9 @@ struct NetKitClientTransportLoopbackTests {
         #expect(response.status.code == 200)
         #expect(report.contentLength == 1_000_000)
         #expect(report.digest.sha256 == LoopbackBodyDigest(body: chunks.reduce(Data(), +), contentType: nil).sha256)
-        let left = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
-            .filter { $0.hasPrefix("netkit-openapi-body-") }
-        #expect(left.isEmpty)
+        let during = filesWhileSending.withLock { $0 }
+        #expect(during.count == 1 && during.allSatisfy { $0.hasPrefix("netkit-openapi-body-") })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
     }
 
     @Test(

@@ -195,11 +195,14 @@ public struct LoggingPlugin: Plugin {
         correlation: Correlation?, message: (String) -> String
     ) -> NetworkLogRecord {
         let target = LogRedaction.target(request.head, rules: rules)
+        let operationID = request.operationID ?? correlation?.operationID
+        // A line names the operation too, so that a generated client's calls read as its API does.
+        let line = "\(request.method.rawValue) \(target)" + (operationID.map { " (\($0))" } ?? "")
         return NetworkLogRecord(
-            level: level, event: event, message: message("\(request.method.rawValue) \(target)"),
+            level: level, event: event, message: message(line),
             method: request.method, url: target, requestNumber: correlation?.requestNumber,
             requestID: requestID(of: request) ?? correlation?.requestID,
-            operationID: request.operationID ?? correlation?.operationID)
+            operationID: operationID)
     }
 
     /// The request ID header's value, unless the rules hide that header.
