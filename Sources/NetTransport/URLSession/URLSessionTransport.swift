@@ -23,22 +23,50 @@ public actor URLSessionTransport: HTTPTransport {
     /// Where the configuration keeps cookies, when it sends them (see `addingStoredCookies(from:for:)`).
     private nonisolated let cookieStorage: HTTPCookieStorage?
     #endif
-    /// The most unread body bytes held for a consumer that falls behind (16 MiB by default).
+    /// The most unread body bytes held in memory for a consumer that falls behind (16 MiB by default).
     ///
     /// URLSession on Linux cannot pause a transfer (libcurl gives no backpressure, and `suspend()`/`resume()`
     /// restarts the request from the first byte), so a slow consumer would let a large body pile up in memory.
-    /// Past this limit the body fails with `StreamingError.bufferLimitExceeded` and the transfer is cancelled:
-    /// nothing is dropped or duplicated silently. A consumer that keeps up never comes near it.
+    /// Past this limit what arrives waits in a temporary file instead (``spillLimit``), which the consumer reads
+    /// back in order once it catches up: memory stays bounded and a slow consumer never fails a healthy stream. A
+    /// consumer that keeps up never comes near it.
     public nonisolated let bufferLimit: Int
+
+    /// The most unread body bytes held in a temporary file beyond ``bufferLimit`` (4 GiB by default); 0 keeps
+    /// none, so a body fails with `StreamingError.bufferLimitExceeded` past ``bufferLimit``, as it does past both
+    /// limits. The file has no name (it is unlinked as soon as it is made), so nothing is left behind.
+    public nonisolated let spillLimit: Int
+
+    /// Where the temporary files of ``spillLimit`` are made: the system's temporary directory (`TMPDIR`) unless
+    /// the transport was given another. On a system whose temporary directory is in memory (tmpfs), pass a
+    /// directory on disk.
+    public nonisolated let spillDirectory: URL
 
     /// 16 MiB: the default of ``bufferLimit``.
     public static let defaultBufferLimit = 16 << 20
+
+    /// 4 GiB: the default of ``spillLimit``.
+    public static let defaultSpillLimit = 4 << 30
 
     /// Creates a transport with its own session built from `configuration`.
     public init(
         configuration: URLSessionConfiguration = .default, bufferLimit: Int = URLSessionTransport.defaultBufferLimit
     ) {
         self.init(configuration: configuration, challengeHandler: nil, bufferLimit: bufferLimit)
+    }
+
+    /// Creates a transport with its own session built from `configuration`, holding at most `bufferLimit` unread
+    /// body bytes in memory and up to `spillLimit` more in a temporary file in `spillDirectory` (the system's
+    /// temporary directory when `nil`).
+    public init(
+        configuration: URLSessionConfiguration = .default,
+        bufferLimit: Int = URLSessionTransport.defaultBufferLimit,
+        spillLimit: Int,
+        spillDirectory: URL? = nil
+    ) {
+        self.init(
+            configuration: configuration, challengeHandler: nil, bufferLimit: bufferLimit, spillLimit: spillLimit,
+            spillDirectory: spillDirectory)
     }
 
     /// Creates a transport that keeps what `session` carries: its configuration (timeouts, headers, cookies,
@@ -49,9 +77,16 @@ public actor URLSessionTransport: HTTPTransport {
         self.init(configuration: session.configuration, challengeHandler: session.delegate, bufferLimit: bufferLimit)
     }
 
-    private init(configuration: URLSessionConfiguration, challengeHandler: (any URLSessionDelegate)?, bufferLimit: Int)
-    {
+    private init(
+        configuration: URLSessionConfiguration,
+        challengeHandler: (any URLSessionDelegate)?,
+        bufferLimit: Int,
+        spillLimit: Int = URLSessionTransport.defaultSpillLimit,
+        spillDirectory: URL? = nil
+    ) {
         self.bufferLimit = max(1, bufferLimit)
+        self.spillLimit = max(0, spillLimit)
+        self.spillDirectory = spillDirectory ?? FileManager.default.temporaryDirectory
         #if canImport(FoundationNetworking)
         // FoundationNetworking would put its stored cookies in place of a request's own Cookie header (the cookie
         // jar's too): the transport adds them itself, only to requests without one (`addingStoredCookies`).
@@ -103,7 +138,9 @@ public actor URLSessionTransport: HTTPTransport {
             // Not from inside the delegate's callback, where the buffer overflows: on Linux a task cancelled there
             // completes with -999 but leaves its connection open, the server still sending (measured, Swift 6.3.1),
             // and the callback runs on the work queue that cancel() waits for.
-            let (body, writer) = ResponseBody.makeBuffered(bufferLimit: bufferLimit) {
+            let (body, writer) = ResponseBody.makeBuffered(
+                bufferLimit: bufferLimit, spillLimit: spillLimit, spillDirectory: spillDirectory
+            ) {
                 DispatchQueue.global().async { task.cancel() }
                 upload?.close()
             }

@@ -217,7 +217,7 @@ struct StreamingIntegrationTests {
         try await server.wait(for: .closedConnections, atLeast: 1, timeout: .seconds(120))
     }
 
-    @Test("a slow consumer of a large body stays within the transport's buffer limit, then fails loudly")
+    @Test("a consumer that stops reading holds the transport's memory and spill limits, then fails loudly")
     func slowConsumerBounded() async throws {
         // A body that goes on until the client hangs up (bounded at 1 GiB, so the server cannot loop forever).
         let server = try LoopbackServer { _ in
@@ -227,14 +227,43 @@ struct StreamingIntegrationTests {
         }
         defer { server.stop() }
         let limit = 4 << 20
-        let manager = NetworkManager(baseURL: { server.baseURL }, transport: URLSessionTransport(bufferLimit: limit))
+        let spill = 8 << 20
+        let manager = NetworkManager(
+            baseURL: { server.baseURL }, transport: URLSessionTransport(bufferLimit: limit, spillLimit: spill))
         let response = try await manager.stream(Feed(), accessToken: nil)
         var iterator = response.chunks.makeAsyncIterator()
-        // The consumer does not read and the server keeps sending: past the limit the transport hangs up.
+        // The consumer does not read and the server keeps sending: past both limits the transport hangs up.
         try await server.wait(for: .closedConnections, atLeast: 1, timeout: .seconds(120))
-        await #expect(throws: StreamingError.bufferLimitExceeded(limitBytes: limit)) {
+        await #expect(throws: StreamingError.bufferLimitExceeded(limitBytes: limit + spill)) {
             while try await iterator.next() != nil {}
         }
+    }
+
+    @Test("a consumer far slower than the network reads a body 32 times the memory limit whole and in order")
+    func slowConsumerCompletes() async throws {
+        let size = 16 << 20
+        let (written, signal) = AsyncStream.makeStream(of: Void.self)
+        let server = try LoopbackServer { _ in
+            .streamed { writer in
+                // Whether or not the client took it all: a client that hung up must fail the test, not hang it.
+                defer { signal.yield() }
+                _ = writer.writePattern(byteCount: size)
+            }
+        }
+        defer { server.stop() }
+        // Before the spill file this failed with bufferLimitExceeded as soon as 1 MiB waited unread.
+        let manager = NetworkManager(
+            baseURL: { server.baseURL }, transport: URLSessionTransport(bufferLimit: 512 << 10))
+        let response = try await manager.stream(Feed(), accessToken: nil)
+        // Nothing is read until the server has written the whole body (or the client hung up).
+        var signals = written.makeAsyncIterator()
+        await signals.next()
+        var offset = 0
+        for try await chunk in response.chunks {
+            #expect(chunk == LoopbackBodyPattern.data(offset: offset, count: chunk.count))
+            offset += chunk.count
+        }
+        #expect(offset == size)
     }
 
     @Test("a manager whose session is a mock streams through a real URLSession, never the mock's data(for:)")

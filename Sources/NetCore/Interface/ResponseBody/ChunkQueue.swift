@@ -6,38 +6,78 @@ import Foundation
 import Synchronization
 
 /// The buffer between a transport that pushes chunks (URLSession's delegate) and the one consumer of a
-/// ``ResponseBody``, bounded in bytes.
+/// ``ResponseBody``: at most `limit` unread bytes in memory, and beyond them, when `spill` allows, a temporary
+/// file.
 ///
 /// A transport that cannot pause its sender (URLSession on Linux) pushes whatever arrives; a consumer that
-/// falls behind would let the body pile up in memory. Past `limit` unread bytes the queue fails loudly with
-/// ``StreamingError/bufferLimitExceeded(limitBytes:)``, drops what it held and tells the producer to stop:
-/// no data is ever dropped or duplicated silently.
+/// falls behind would let the body pile up in memory. Past `limit` unread bytes in memory the queue writes what
+/// arrives to a nameless temporary file, in order, and the consumer reads it back once it has taken what memory
+/// holds: memory stays bounded and a healthy stream is never failed for being read slowly. Past the spill's own
+/// limit (or past `limit` without a spill) the queue fails loudly with
+/// ``StreamingError/bufferLimitExceeded(limitBytes:)``, drops what it held and tells the producer to stop: no
+/// data is ever dropped or duplicated silently.
 package final class ChunkQueue: Sendable {
+    /// Where bytes beyond the memory bound go, and how many of them may wait there.
+    package struct Spill: Sendable {
+        /// The most unread bytes held in the file.
+        package var limit: Int
+        /// Where the file is made (it is unlinked at once, so it never shows there).
+        package var directory: URL
+
+        package init(limit: Int, directory: URL) {
+            self.limit = limit
+            self.directory = directory
+        }
+    }
+
     private struct State {
         var chunks: [Data] = []
         var head = 0
         var bufferedBytes = 0
         var peakBufferedBytes = 0
-        var waiter: CheckedContinuation<Data?, any Error>?
+        var spillFile: SpillFile?
+        var peakSpilledBytes: Int64 = 0
+        var waiter: (id: Int, continuation: CheckedContinuation<Data?, any Error>)?
+        var nextWaiterID = 0
         var end: Result<Void, any Error>?
         var abandoned = false
+
+        var spilledBytes: Int64 { spillFile?.unreadCount ?? 0 }
+
+        /// Drops everything held, the file included.
+        mutating func discard() {
+            chunks.removeAll()
+            head = 0
+            bufferedBytes = 0
+            spillFile?.close()
+            spillFile = nil
+        }
     }
+
+    /// The most bytes read back from the spill file at once.
+    private static let spillReadSize = 128 * 1024
 
     private let state = Mutex(State())
     private let limit: Int
+    private let spill: Spill?
     private let onAbandon: @Sendable () -> Void
 
     /// - Parameters:
-    ///   - limit: The most unread bytes held; `Int.max` for none.
-    ///   - onAbandon: Called once when the consumer gives up (it stopped iterating, or went away) or the limit is
+    ///   - limit: The most unread bytes held in memory; `Int.max` for none.
+    ///   - spill: Where bytes beyond `limit` wait; `nil` fails the body past `limit` instead.
+    ///   - onAbandon: Called once when the consumer gives up (it stopped iterating, or went away) or a limit is
     ///     passed: the transport cancels the transfer.
-    package init(limit: Int, onAbandon: @escaping @Sendable () -> Void) {
+    package init(limit: Int, spill: Spill? = nil, onAbandon: @escaping @Sendable () -> Void) {
         self.limit = max(1, limit)
+        self.spill = spill.flatMap { $0.limit > 0 ? $0 : nil }
         self.onAbandon = onAbandon
     }
 
-    /// The most unread bytes held at once so far.
+    /// The most unread bytes held in memory at once so far.
     package var peakBufferedBytes: Int { state.withLock { $0.peakBufferedBytes } }
+
+    /// The most unread bytes held in the spill file at once so far.
+    package var peakSpilledBytes: Int64 { state.withLock { $0.peakSpilledBytes } }
 
     // MARK: Producer
 
@@ -54,19 +94,23 @@ package final class ChunkQueue: Sendable {
             guard state.end == nil, !state.abandoned else { return .refused }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return .delivered(waiter)
+                return .delivered(waiter.continuation)
             }
-            guard state.bufferedBytes + chunk.count <= limit else {
-                state.chunks.removeAll()
-                state.head = 0
-                state.bufferedBytes = 0
-                state.end = .failure(StreamingError.bufferLimitExceeded(limitBytes: limit))
+            // Once bytes wait in the file, every later one goes there too: the consumer reads memory first.
+            if state.spilledBytes == 0, state.bufferedBytes + chunk.count <= limit {
+                state.chunks.append(chunk)
+                state.bufferedBytes += chunk.count
+                state.peakBufferedBytes = max(state.peakBufferedBytes, state.bufferedBytes)
+                return .buffered
+            }
+            do {
+                try Self.spill(chunk, into: &state, spill, memoryLimit: limit)
+                return .buffered
+            } catch {
+                state.discard()
+                state.end = .failure(error)
                 return .overflow
             }
-            state.chunks.append(chunk)
-            state.bufferedBytes += chunk.count
-            state.peakBufferedBytes = max(state.peakBufferedBytes, state.bufferedBytes)
-            return .buffered
         }
         switch outcome {
         case .delivered(let waiter):
@@ -82,13 +126,27 @@ package final class ChunkQueue: Sendable {
         }
     }
 
+    /// Writes `chunk` to the spill file, making it on first use.
+    private static func spill(
+        _ chunk: Data, into state: inout State, _ spill: Spill?, memoryLimit: Int
+    ) throws(StreamingError) {
+        guard let spill else { throw .bufferLimitExceeded(limitBytes: memoryLimit) }
+        guard state.spilledBytes + Int64(chunk.count) <= Int64(spill.limit) else {
+            let (total, overflow) = memoryLimit.addingReportingOverflow(spill.limit)
+            throw .bufferLimitExceeded(limitBytes: overflow ? .max : total)
+        }
+        if state.spillFile == nil { state.spillFile = try SpillFile(in: spill.directory) }
+        try state.spillFile!.append(chunk)
+        state.peakSpilledBytes = max(state.peakSpilledBytes, state.spilledBytes)
+    }
+
     /// Ends the body: cleanly when `error` is `nil`. Chunks already pushed are still delivered first.
     package func finish(throwing error: (any Error)? = nil) {
         let waiter: CheckedContinuation<Data?, any Error>? = state.withLock { state in
             guard state.end == nil else { return nil }
             state.end = error.map { .failure($0) } ?? .success(())
             defer { state.waiter = nil }
-            return state.waiter
+            return state.waiter?.continuation
         }
         if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
     }
@@ -96,31 +154,39 @@ package final class ChunkQueue: Sendable {
     // MARK: Consumer
 
     /// The next chunk; `nil` at the clean end.
-    /// - Throws: the transport's error, ``StreamingError/bufferLimitExceeded(limitBytes:)``, or
-    ///   `CancellationError` when the consuming task is cancelled.
+    /// - Throws: the transport's error, ``StreamingError/bufferLimitExceeded(limitBytes:)``,
+    ///   ``StreamingError/spillFailed(reason:)``, ``StreamingError/concurrentIteration`` while another iterator
+    ///   of the same body waits, or `CancellationError` when the consuming task is cancelled.
     package func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Data? {
         // A consumer that fell behind takes what is waiting without setting up a continuation and a cancellation
         // handler per chunk: catching up must cost less than falling behind did.
-        if let chunk = state.withLock({ Self.popBuffered(&$0) }) { return chunk }
+        let id: Int
+        switch state.withLock({ Self.popOrNumberWaiter(&$0) }) {
+        case .ready(let ready): return try delivering(ready)
+        case .wait(let number): id = number
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                let ready: Result<Data?, any Error>? = state.withLock { state in
-                    if let chunk = Self.popBuffered(&state) { return .success(chunk) }
+                let ready: Popped? = state.withLock { state in
+                    if let popped = Self.popBuffered(&state) { return popped }
                     switch state.end {
-                    case .success?: return .success(nil)
-                    case .failure(let error)?: return .failure(error)
+                    case .success?: return .end
+                    case .failure(let error)?: return .failed(error)
                     case nil: break
                     }
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    state.waiter = continuation
+                    if Task.isCancelled { return .failed(CancellationError()) }
+                    // A second iterator would take the first one's place and leave it waiting for ever.
+                    guard state.waiter == nil else { return .failed(StreamingError.concurrentIteration) }
+                    state.waiter = (id, continuation)
                     return nil
                 }
-                if let ready { continuation.resume(with: ready) }
+                if let ready { continuation.resume(with: Result { try delivering(ready) }) }
             }
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
-                defer { state.waiter = nil }
-                return state.waiter
+                guard let waiter = state.waiter, waiter.id == id else { return nil }
+                state.waiter = nil
+                return waiter.continuation
             }
             waiter?.resume(throwing: CancellationError())
             // The consumer is gone for good: stop the transfer now rather than when its body is released.
@@ -128,17 +194,64 @@ package final class ChunkQueue: Sendable {
         }
     }
 
-    /// The oldest unread chunk, taken out of the buffer; `nil` when none is waiting.
-    private static func popBuffered(_ state: inout State) -> Data? {
-        guard state.head < state.chunks.count else { return nil }
-        let chunk = state.chunks[state.head]
-        state.head += 1
-        state.bufferedBytes -= chunk.count
-        if state.head == state.chunks.count {
-            state.chunks.removeAll(keepingCapacity: true)
-            state.head = 0
+    /// What the consumer gets without waiting.
+    private enum Popped {
+        case chunk(Data)
+        /// The clean end.
+        case end
+        /// The body ended with this error (or this iterator cannot wait).
+        case failed(any Error)
+        /// The spill file could not be read back: the body is over, and the transfer must stop.
+        case unreadable(StreamingError)
+    }
+
+    private func delivering(_ popped: Popped) throws -> Data? {
+        switch popped {
+        case .chunk(let chunk):
+            return chunk
+        case .end:
+            return nil
+        case .failed(let error):
+            throw error
+        case .unreadable(let error):
+            onAbandon()
+            throw error
         }
-        return chunk
+    }
+
+    /// The oldest unread bytes, or else the number of a new waiter.
+    private static func popOrNumberWaiter(_ state: inout State) -> FirstLook {
+        if let popped = popBuffered(&state) { return .ready(popped) }
+        state.nextWaiterID += 1
+        return .wait(number: state.nextWaiterID)
+    }
+
+    private enum FirstLook {
+        case ready(Popped)
+        case wait(number: Int)
+    }
+
+    /// The oldest unread bytes, taken out of memory or else the spill file; `nil` when none are waiting. A spill
+    /// file that cannot be read back ends the body with its error.
+    private static func popBuffered(_ state: inout State) -> Popped? {
+        if state.head < state.chunks.count {
+            let chunk = state.chunks[state.head]
+            state.head += 1
+            state.bufferedBytes -= chunk.count
+            if state.head == state.chunks.count {
+                state.chunks.removeAll(keepingCapacity: true)
+                state.head = 0
+            }
+            return .chunk(chunk)
+        }
+        guard let file = state.spillFile, file.unreadCount > 0 else { return nil }
+        do {
+            return .chunk(try file.take(upTo: spillReadSize))
+        } catch {
+            state.discard()
+            state.end = .failure(error)
+            return .unreadable(error)
+        }
     }
 
     /// The consumer gave up before the end: the buffered chunks are dropped and the transport is told once.
@@ -146,14 +259,17 @@ package final class ChunkQueue: Sendable {
         let notify: Bool = state.withLock { state in
             guard !state.abandoned else { return false }
             state.abandoned = true
-            state.chunks.removeAll()
-            state.head = 0
-            state.bufferedBytes = 0
+            state.discard()
             return state.end == nil
         }
         if notify { onAbandon() }
     }
 
+    /// Whether a consumer is waiting for the next chunk.
+    package var hasWaiter: Bool { state.withLock { $0.waiter != nil } }
+
     /// Whether the body reached its end (cleanly or not) for the consumer.
-    package var isOver: Bool { state.withLock { $0.end != nil && $0.head >= $0.chunks.count } }
+    package var isOver: Bool {
+        state.withLock { $0.end != nil && $0.head >= $0.chunks.count && $0.spilledBytes == 0 }
+    }
 }

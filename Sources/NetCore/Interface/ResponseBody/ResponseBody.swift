@@ -62,6 +62,26 @@ public struct ResponseBody: AsyncSequence, Sendable {
         return (ResponseBody(queue: queue), Writer(queue: queue))
     }
 
+    /// A body fed by a transport that pushes chunks, holding at most `bufferLimit` unread bytes in memory and up to
+    /// `spillLimit` more in a temporary file in `spillDirectory`.
+    ///
+    /// For a transport that cannot pause its sender: a consumer that falls behind costs disk, not memory, and is
+    /// not failed for being slow. The file has no name (it is unlinked as soon as it is made) and is closed when the
+    /// body ends or is abandoned. Past both limits the body fails with
+    /// ``StreamingError/bufferLimitExceeded(limitBytes:)``; a file that cannot be made, written or read fails it
+    /// with ``StreamingError/spillFailed(reason:)``. Either way `onAbandon` runs.
+    public static func makeBuffered(
+        bufferLimit: Int,
+        spillLimit: Int,
+        spillDirectory: URL,
+        onAbandon: @escaping @Sendable () -> Void
+    ) -> (body: ResponseBody, writer: Writer) {
+        let queue = ChunkQueue(
+            limit: bufferLimit, spill: ChunkQueue.Spill(limit: spillLimit, directory: spillDirectory),
+            onAbandon: onAbandon)
+        return (ResponseBody(queue: queue), Writer(queue: queue))
+    }
+
     private init(queue: ChunkQueue) {
         self.source = .queue(queue)
         self.abandonment = Abandonment { queue.abandon() }
@@ -182,6 +202,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
                     return nil
                 }
                 return chunk
+            } catch StreamingError.concurrentIteration {
+                // The other iterator still reads the body: this one neither ends nor abandons it.
+                throw presentation.present(StreamingError.concurrentIteration)
             } catch let error
                 where Task.isCancelled && (error is CancellationError || (error as? TransportError)?.kind == .cancelled)
             {
@@ -211,7 +234,13 @@ public struct ResponseBody: AsyncSequence, Sendable {
             queue.finish(throwing: error)
         }
 
-        /// The most unread bytes the body held at once.
+        /// The most unread bytes the body held in memory at once.
         public var peakBufferedBytes: Int { queue.peakBufferedBytes }
+
+        /// The most unread bytes the body held in its temporary file at once (0 when it never needed one).
+        public var peakSpilledBytes: Int64 { queue.peakSpilledBytes }
+
+        /// Whether the consumer is waiting for the next chunk.
+        package var hasWaitingConsumer: Bool { queue.hasWaiter }
     }
 }
