@@ -16,7 +16,10 @@ import NetCore
 ///   managers) refresh as usual, and so do tasks the refresher started once the refresh is over.
 /// - With a `HoldTheLine`, new requests wait while the refresh runs (the refresher's own pass).
 /// - A refresh that runs longer than ``TokenRefreshPolicy/timeout`` fails its waiters with
-///   ``TokenRefreshError/timedOut(after:)``, releases the line and is cancelled.
+///   ``TokenRefreshError/timedOut(after:)``, releases the line and is cancelled. A refresh that starts after it
+///   waits until the timed-out one has returned before it calls the refresher: the refresher is never entered
+///   twice at once, even when it ignores cancellation.
+/// - The timeout's timer ends with its refresh: nothing of a refresh outlives it.
 public actor TokenRefreshCoordinator: CredentialRecovery {
     /// How a refresh is run: read when one starts, so a manager can change it without a new coordinator.
     package struct Configuration: Sendable {
@@ -37,6 +40,11 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
     private var onWaitingCountChange: (@Sendable (Int) -> Void)?
     /// The hold the refresh in flight keeps on the line, ended when the refresh ends or times out.
     private var heldLine: (line: HoldTheLine, hold: HoldTheLine.Hold)?
+    /// The last refresh's work, which may outlive its waiters when it timed out: the next refresh waits for it.
+    private var lastWork: Task<Void, Never>?
+    /// The timer of the refresh in flight, cancelled when the refresh ends.
+    private var timer: Task<Void, Never>?
+    private let sleep: @Sendable (Duration) async throws -> Void
 
     /// Creates a coordinator that refreshes with `refresher`.
     /// - Parameters:
@@ -66,14 +74,18 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
     }
 
     /// Creates a coordinator whose policy and line are read when a refresh starts (`NetworkManager` uses this).
+    ///
+    /// `sleep` waits out the refresh timeout (a test can pass its own).
     package init(
         configuration: @escaping @Sendable () -> Configuration,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         refresh: @escaping @Sendable () async throws -> Void
     ) {
         self.refresh = refresh
         self.configuration = configuration
         self.now = now
+        self.sleep = sleep
     }
 
     /// The number of refresh attempts that have ended; a request remembers the one it was sent under.
@@ -136,9 +148,15 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
         let hold = line?.beginHold()
         let scope = RefreshScope.current.union([RefreshScope(coordinator: ObjectIdentifier(self), refresh: number)])
         // A task of its own: cancelling the waiter that started it must not cancel it for the others.
+        let previous = lastWork
         let work = Task {
+            // A refresh that timed out may still run (a refresher that ignores cancellation): never enter the
+            // refresher beside it. This refresh's own timer still bounds the wait for its waiters.
+            await previous?.value
             let outcome: Result<Void, any Error>
             do {
+                // Timed out while the one before still ran: its waiters have their answer already.
+                try Task.checkCancellation()
                 try await RefreshScope.$current.withValue(scope) {
                     if let line, let hold {
                         try await line.withHolder(hold) { try await refresh() }
@@ -154,10 +172,12 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
         }
         // The timer ends the refresh for its waiters even when the refresher ignores cancellation, and the hold
         // is ended by the coordinator, not by the refresher's return, so the line cannot stay held forever.
-        Task {
-            do { try await Task.sleep(for: timeout) } catch { return }
+        let sleep = self.sleep
+        timer = Task {
+            do { try await sleep(timeout) } catch { return }
             if self.finishRefresh(number, .failure(TokenRefreshError.timedOut(after: timeout))) { work.cancel() }
         }
+        lastWork = work
         if let line, let hold { heldLine = (line, hold) }
     }
 
@@ -166,6 +186,8 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
     private func finishRefresh(_ number: Int, _ outcome: Result<Void, any Error>) -> Bool {
         let failure: (any Error)? = if case .failure(let error) = outcome { error } else { nil }
         guard let waiters = machine.refreshFinished(number, failure: failure) else { return false }
+        timer?.cancel()
+        timer = nil
         if let (line, hold) = heldLine { line.endHold(hold) }
         heldLine = nil
         if !waiters.isEmpty { onWaitingCountChange?(0) }
