@@ -151,6 +151,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let expectedLength = progress == nil ? nil : responseHead.declaredContentLength
 
         if let limits = request.wholeBody {
+            if limits.refusesAtHead(responseHead, method: head.method) {
+                // The body cannot fit: the caller refuses the head, and dropping the body cancels the transfer.
+                upload?.close()
+                return TransportResponse(
+                    head: responseHead, body: .empty, url: redirectedURL, headReceivedAt: headReceivedAt)
+            }
             let data: Data
             do {
                 data = try await WholeBody.collect(

@@ -69,4 +69,33 @@ extension TransportConformance {
         try await expectTimeout("/body", whole: false, "no body within the idle timeout")
         try await expectTimeout("/body", whole: true, "no body within the idle timeout, the body collected whole")
     }
+
+    /// A 2xx response that declares a `Content-Length` beyond what the caller keeps of a body collected whole
+    /// (``NetCore/TransportRequest/wholeBody``) is handed over without waiting for that body, and its transfer
+    /// stops: a server that declares gigabytes and trickles cannot hold the request (the engine then fails it with
+    /// `NetworkError.responseTooLarge`). A transport that streams every body meets it by returning at the head.
+    static let oversizedDeclaredLength = TransportConformanceCheck("body declared beyond the limit") { context in
+        let server = try context.server { _ in
+            .streamed(framing: .contentLength(2_000_000_000)) { writer in
+                guard writer.write("the first bytes of two gigabytes") else { return }
+                // Trickles no more: only the client's hanging up (or the server's stop) ends the response.
+                _ = writer.waitForClientClose(timeout: .seconds(60))
+            }
+        }
+        defer { server.stop() }
+        var request = try context.request(server.baseURL)
+        request.wholeBody = WholeBodyLimits(success: 1 << 20, failure: 1 << 20)
+        do {
+            let response = try await context.transport.send(request)
+            try context.expect(
+                response.declaredLength == 2_000_000_000,
+                "the response's declared length is \(String(describing: response.declaredLength))")
+        } catch {
+            throw context.failure(
+                "send waited for a body that cannot fit and ended with \(error), instead of handing over the head")
+        }
+        try await context.await(
+            .clientAbortedResponses, atLeast: 1, on: server,
+            "the transfer of a body that cannot fit went on after the head was handed over")
+    }
 }

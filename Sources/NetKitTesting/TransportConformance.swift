@@ -14,6 +14,7 @@ import NetCore
 ///   completion left to the engine;
 /// - failures in NetKit's words (`TransportError.Kind`): a refused connection, a body dropped mid-way or
 ///   shorter than its `Content-Length`, an idle timeout;
+/// - a body collected whole that declares more than the caller keeps is not waited for;
 /// - the head time: when the head arrived, also when the body is collected whole.
 ///
 /// The suite is a library of async checks that throw a descriptive ``TransportConformanceFailure``; it does not
@@ -41,7 +42,7 @@ public enum TransportConformance {
             requestBodies, largeBodies, progress, progressWhileUploading,
             headBeforeBody, headTime, incrementalStreaming, droppedBody, shortBody,
             cancellationBeforeHead, cancellationDuringBody, abandonedBody,
-            redirects, refusedConnection, idleTimeout,
+            redirects, refusedConnection, idleTimeout, oversizedDeclaredLength,
         ]
     }
 

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// How much of a response body a caller that collects it whole keeps: `send`'s response and error-payload
 /// limits, handed to the transport as ``TransportRequest/wholeBody``.
 ///
@@ -20,5 +26,22 @@ public struct WholeBodyLimits: Sendable, Hashable {
     /// The limit for a response with `status`.
     public func limit(forStatus status: Int) -> Int {
         (200..<300).contains(status) ? success : failure
+    }
+
+    /// Whether a response is refused at its head: a 2xx that declares a `Content-Length` beyond ``success`` for a
+    /// body NetKit would read as it is (not encoded, not the answer to a HEAD, a status that has a body). Its body
+    /// cannot fit, so waiting for it would only let a server that declares gigabytes and trickles hold the request
+    /// as long as it likes. `send` then fails with ``NetworkError/responseTooLarge(limitBytes:)`` at once, and a
+    /// transport that gathers the body may hand the response over without it.
+    package func refusesAtHead(_ head: HTTPResponseHead, method: HTTPMethod) -> Bool {
+        guard head.isSuccess, head.statusCode != 204, method != .head,
+            let declared = head.declaredContentLength, declared > Int64(success)
+        else { return false }
+        // A decoded body's length is not the declared one.
+        let encoding =
+            head.headerFields.value(for: "Content-Encoding").map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
+        return encoding.isEmpty || encoding == "identity"
     }
 }

@@ -177,6 +177,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         // libcurl passes the interim 100 Continue on to the delegate; the real head follows.
         guard http.statusCode >= 200 else { return }
         let id = dataTask.taskIdentifier
+        var refused = false
         let response: TransportResponse? = state.withLock { state in
             guard var transfer = state.transfers[id] else { return nil }
             if http.statusCode == 401, awaitsChallenge(after: http) {
@@ -196,6 +197,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             case .streamed:
                 break
             case .whole(let limits, _, let delivered):
+                if let method = dataTask.originalRequest?.httpMethod, let method = HTTPMethod(rawValue: method),
+                    limits.refusesAtHead(arrived.head, method: method)
+                {
+                    // The body cannot fit: hand the head over now (the caller refuses it) and stop the transfer.
+                    transfer.delivery = .whole(limits, head: arrived, delivered: true)
+                    handedOut = arrived.response(with: .empty)
+                    refused = true
+                    break
+                }
                 transfer.delivery = .whole(limits, head: arrived, delivered: delivered)
                 // Only what the caller keeps is reserved: a lying Content-Length cannot make the transport allocate.
                 let limit = limits.limit(forStatus: http.statusCode)
@@ -209,6 +219,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             return handedOut
         }
         if let response { resumeHead(of: dataTask, with: .success(response)) }
+        // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
+        if refused { DispatchQueue.global().async { dataTask.cancel() } }
     }
 
     /// What a chunk leads to, decided under the lock and done outside it.

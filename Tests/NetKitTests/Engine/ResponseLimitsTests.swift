@@ -59,4 +59,40 @@ struct ResponseLimitsTests {
         #expect(response.statusCode == 200)
         #expect(response.value(forHeader: "content-length") == "\(1 << 42)")
     }
+
+    @Test("a 2xx declaring a Content-Length beyond responseSizeLimit fails at its head, before a byte of it is read")
+    func declaredBeyondLimit() async throws {
+        // A body that never ends: only refusing at the head lets the request end.
+        struct Trickling: HTTPTransport {
+            // The continuation is kept, so the body stays open for as long as the transport lives.
+            let stream = AsyncThrowingStream.makeStream(of: Data.self)
+
+            func send(_ request: TransportRequest) async throws -> TransportResponse {
+                TransportResponse(
+                    head: HTTPResponseHead(
+                        statusCode: 200, headerFields: try HTTPHeaderFields(["Content-Length": "2000000000"])),
+                    body: ResponseBody(stream.stream))
+            }
+        }
+        let manager = NetworkManager(baseURL: stubBase, transport: Trickling())
+        await #expect(throws: NetworkError.responseTooLarge(limitBytes: 64 << 20)) {
+            try await manager.send(GetUser(), accessToken: nil)
+        }
+    }
+
+    @Test("an encoded body's declared length is not its decoded one, so it is read as usual")
+    func encodedDeclaredLengthIsRead() async throws {
+        let limits = WholeBodyLimits(success: 10, failure: 10)
+        func head(_ fields: [String: String], status: Int = 200) -> HTTPResponseHead {
+            HTTPResponseHead(statusCode: status, headerFields: try! HTTPHeaderFields(fields))
+        }
+        #expect(limits.refusesAtHead(head(["Content-Length": "11"]), method: .get))
+        #expect(limits.refusesAtHead(head(["Content-Length": "11", "Content-Encoding": " Identity "]), method: .get))
+        #expect(!limits.refusesAtHead(head(["Content-Length": "10"]), method: .get))
+        #expect(!limits.refusesAtHead(head(["Content-Length": "11", "Content-Encoding": "gzip"]), method: .get))
+        #expect(!limits.refusesAtHead(head(["Content-Length": "11"]), method: .head))
+        #expect(!limits.refusesAtHead(head(["Content-Length": "11"], status: 204), method: .get))
+        #expect(!limits.refusesAtHead(head(["Content-Length": "11"], status: 500), method: .get))
+        #expect(!limits.refusesAtHead(head([:]), method: .get))
+    }
 }

@@ -36,6 +36,10 @@ package struct BodyStage: Sendable {
         switch mode {
         case .collect(let responseLimit, let errorLimit):
             if (200..<300).contains(status) {
+                let limits = WholeBodyLimits(success: responseLimit, failure: errorLimit)
+                if limits.refusesAtHead(response.head, method: exchange.request.method) {
+                    throw NetworkError.responseTooLarge(limitBytes: responseLimit)
+                }
                 let data = try await response.body.collect(upTo: responseLimit, expectedLength: response.declaredLength)
                 exchange.data = data
             } else {
