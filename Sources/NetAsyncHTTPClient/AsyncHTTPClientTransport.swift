@@ -46,8 +46,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     private let redirectLimit: Int?
 
     /// The configuration of a client the transport creates: a 10 s connect timeout, a 60 s read timeout
-    /// (URLSession's default idle timeout), gzip and deflate bodies decoded (NetKit's response size limits apply to
-    /// the decoded bytes), HTTP/2 where TLS negotiates it, no retry of refused connections inside the client
+    /// (URLSession's default idle timeout), gzip and deflate bodies decoded up to ``defaultDecompressionRatio`` times
+    /// the bytes received (NetKit's response size limits apply to the decoded bytes), HTTP/2 where TLS negotiates it, no retry of refused connections inside the client
     /// (NetKit's `RetryPolicy` decides about retries), and redirects followed (at most 10, no cycles) for a client
     /// you create from it; the transport's own client leaves redirects to the transport (see
     /// ``init(configuration:redirectLimit:eventLoopGroup:)``).
@@ -55,12 +55,20 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: 10, allowCycles: false),
             timeout: HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(60)),
-            decompression: .enabled(limit: .none)
+            decompression: .enabled(limit: .ratio(defaultDecompressionRatio))
         )
         configuration.httpVersion = .automatic
         configuration.connectionPool.retryConnectionEstablishment = false
         return configuration
     }
+
+    /// 100: how many times the compressed bytes received a decoded body may grow to, by default.
+    ///
+    /// Decompression happens ahead of the consumer, a whole read of compressed bytes at a time, so without a bound a
+    /// gzip bomb (a megabyte that inflates to a gigabyte) holds hundreds of megabytes before the first chunk is read.
+    /// Text and JSON compress 3 to 20 times; a body that grows more fails with a `TransportError` of kind
+    /// `badResponse`. Pass a configuration with another `decompression` limit to allow more.
+    public static let defaultDecompressionRatio = 100
 
     /// Creates a transport with a client of its own, which it shuts down once the transport (every copy) and every
     /// response body it returned are gone, or when you call ``shutdown()``.

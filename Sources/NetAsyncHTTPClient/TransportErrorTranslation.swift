@@ -112,6 +112,13 @@ enum TransportErrorTranslation {
             return (phase == .body ? .connectionLost : .connectionReset, "NIOSSLError.uncleanShutdown")
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
             return (.tlsFailure, "\(type(of: error))")
+        // NIOHTTPCompression's error, matched by name: that module is AsyncHTTPClient's, not a dependency of ours.
+        case _ where String(reflecting: type(of: error)) == "NIOHTTPCompression.NIOHTTPDecompression.DecompressionError":
+            // Sending again would inflate the same bytes: not transient.
+            return (
+                .other,
+                "the decoded body grew past the decompression limit (\(String(describing: error)))"
+            )
         default:
             return (phase == .body ? .connectionLost : .other, "\(type(of: error))")
         }

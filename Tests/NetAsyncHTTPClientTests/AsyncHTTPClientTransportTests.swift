@@ -29,10 +29,10 @@ struct AsyncHTTPClientTransportTests {
         String(decoding: try await response.body.collect(upTo: 1 << 20), as: UTF8.self)
     }
 
-    @Test("a consumer that stops reading holds the server back (backpressure), then gets every byte")
+    @Test("a consumer slower than the network holds the server back (backpressure), then gets every byte")
     func backpressure() async throws {
         let piece = 1 << 20
-        let total = 256 * piece
+        let total = 128 * piece
         // Counted by the producer after each piece has left: reading the writer's own count would wait for its
         // lock, which a write blocked by backpressure holds.
         let written = Mutex(0)
@@ -47,16 +47,53 @@ struct AsyncHTTPClientTransportTests {
         defer { server.stop() }
         let transport = AsyncHTTPClientTransport()
         let response = try await transport.send(try get(server.baseURL))
-        var iterator = response.body.makeAsyncIterator()
-        var received = try #require(try await iterator.next()).count
-        // The measurement window: for one second nothing is read. Without backpressure the server would write
-        // all 256 MiB into the client meanwhile (loopback moves that in a fraction of a second).
-        try await Task.sleep(for: .seconds(1))
-        let writtenWhileHeld = written.withLock { $0 }
-        #expect(
-            writtenWhileHeld < 32 << 20, "the server wrote \(writtenWhileHeld) bytes while the consumer read nothing")
-        while let chunk = try await iterator.next() { received += chunk.count }
+        var received = 0
+        var mostAhead = 0
+        var sum: UInt64 = 0
+        // The consumer sums every byte, which is slower than loopback: without backpressure the server would run
+        // ahead by most of the body. No clock is read; only how far ahead the server ever got.
+        for try await chunk in response.body {
+            received += chunk.count
+            mostAhead = max(mostAhead, written.withLock { $0 } - received)
+            for byte in chunk { sum &+= UInt64(byte) }
+        }
         #expect(received == total)
+        #expect(sum > 0)
+        // Socket buffers and AsyncHTTPClient's read-ahead allow a few MiB; the body is 128.
+        #expect(mostAhead < 32 << 20, "the server ran \(mostAhead) bytes ahead of the consumer")
+        try await transport.shutdown()
+    }
+
+    @Test("a gzip bomb fails once its decoded bytes outgrow the default ratio, without holding the inflated body")
+    func gzipBomb() async throws {
+        let bomb = GzipZeros.make()
+        let server = try LoopbackServer { _ in
+            LoopbackResponse(
+                headers: [("Content-Type", "application/octet-stream"), ("Content-Encoding", "gzip")], body: bomb)
+        }
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport()
+        // Without a limit, all 20 MiB decode (the stream is valid to its checksum).
+        let error = await #expect(throws: TransportError.self) {
+            let response = try await transport.send(try get(server.baseURL))
+            _ = try await response.body.collect(upTo: 64 << 20)
+        }
+        #expect(error?.kind == .other)
+        #expect(error?.detail?.contains("decompression limit") == true, "\(String(describing: error))")
+        #expect(error?.isTransient == false)
+        try await transport.shutdown()
+    }
+
+    @Test("a gzip body within the ratio decodes as before")
+    func gzipWithinRatio() async throws {
+        let text = Data(String(repeating: "NetKit gzip ", count: 1000).utf8)
+        let server = try LoopbackServer { _ in
+            LoopbackResponse(headers: [("Content-Encoding", "gzip")], body: GzipZeros.stored(text))
+        }
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport()
+        let response = try await transport.send(try get(server.baseURL))
+        #expect(try await response.body.collect(upTo: 1 << 20) == text)
         try await transport.shutdown()
     }
 

@@ -113,7 +113,7 @@ public struct RequestBuilder: Sendable {
         head.headerFields = fields
 
         var built = TransportRequest(head: head, body: body, progress: request.progress)
-        built.idleTimeout = idleTimeout
+        built.idleTimeout = request.idleTimeout ?? idleTimeout
         built.progress?.follow(body == nil ? .download : .upload)
         return built
     }

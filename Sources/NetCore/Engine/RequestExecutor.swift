@@ -280,10 +280,11 @@ public struct RequestExecutor: Sendable {
         built.progress = nil
         let state = RequestState(isStreaming: true)
         let plugins = pluginList(adding: request.plugins)
+        let timeout = request.timeout ?? defaultTimeout
         let road = stages(
             state: state,
             plugins: plugins,
-            timeout: request.timeout ?? defaultTimeout,
+            timeout: timeout,
             retryPolicy: nil,
             credentials: credentials,
             allowsRenewal: request.allowsRetry,
@@ -297,7 +298,13 @@ public struct RequestExecutor: Sendable {
             for plugin in plugins.taking(.didSucceed) {
                 await plugin.didFinish(exchange.request, result: .success(exchange.received), metrics: metrics)
             }
-            return (exchange.response, metrics)
+            // The body is read after this returns: the request's timeout and idle timeout go with it.
+            var response = exchange.response
+            response.body = response.body.bounded(
+                by: BodyTimeouts(
+                    deadline: timeout.map { state.start + $0 }, idle: exchange.request.idleTimeout,
+                    host: exchange.request.head.host))
+            return (response, metrics)
         } catch {
             throw await fail(built, with: error, state: state, plugins: plugins)
         }

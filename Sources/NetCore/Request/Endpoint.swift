@@ -120,6 +120,11 @@ public protocol Endpoint {
     /// The longest the whole request may take — every attempt, every retry wait, the token refresh — before it
     /// fails with ``TransportError/Kind/timedOut``. Defaults to `nil`: the engine's `defaultTimeout`, if any.
     var timeout: Duration? { get }
+    /// The longest wait for the next byte — of the head, or of a body while it streams — before the request fails
+    /// with ``TransportError/Kind/timedOut``: for streams that stay open with no end in sight (server-sent events),
+    /// where a whole-request ``timeout`` would end a healthy stream. Measured by NetKit to the millisecond. Defaults
+    /// to `nil`: the engine's (``RequestBuilder/idleTimeout``), if any, and the transport's own.
+    var idleTimeout: Duration? { get }
     /// Plugins for this request only; they run after the engine's plugins of the same priority. Defaults to none.
     var plugins: [any Plugin] { get }
     /// Whether sending the request twice has the same effect as sending it once, so that the retry policy may
@@ -180,6 +185,8 @@ extension Endpoint {
     public var allowsResponseDecoderOverride: Bool { true }
     /// No timeout of its own.
     public var timeout: Duration? { nil }
+    /// No idle timeout of its own.
+    public var idleTimeout: Duration? { nil }
     /// No plugins of its own.
     public var plugins: [any Plugin] { [] }
     /// The method's idempotency.

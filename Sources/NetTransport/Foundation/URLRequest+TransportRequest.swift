@@ -21,7 +21,14 @@ extension URLRequest {
         if request.cookiesFromJar { httpShouldHandleCookies = false }
         if let idle = request.idleTimeout {
             let (seconds, attoseconds) = idle.components
-            timeoutInterval = Double(seconds) + Double(attoseconds) / 1e18
+            let interval = Double(seconds) + Double(attoseconds) / 1e18
+            #if canImport(FoundationNetworking)
+            // libcurl takes whole seconds and truncates: 0.5 s would fire at once. Rounded up, it never fires early;
+            // a streamed body's idle timeout is NetKit's own, to the millisecond (ResponseBody.bounded(by:)).
+            timeoutInterval = interval.rounded(.up)
+            #else
+            timeoutInterval = interval
+            #endif
         }
         let fields = request.head.headerFields
         guard !fields.isEmpty else { return }

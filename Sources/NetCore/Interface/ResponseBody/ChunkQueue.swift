@@ -41,6 +41,16 @@ package final class ChunkQueue: Sendable {
         var nextWaiterID = 0
         var end: Result<Void, any Error>?
         var abandoned = false
+        /// When the producer last pushed a chunk (or the queue was made).
+        var lastActivity = ContinuousClock.now
+        /// Told once when the transfer is over for the producer: ended, failed or abandoned.
+        var onOver: (@Sendable () -> Void)?
+
+        /// The action waiting for the transfer to be over, taken out so that it runs once.
+        mutating func takeOnOver() -> (@Sendable () -> Void)? {
+            defer { onOver = nil }
+            return onOver
+        }
 
         var spilledBytes: Int64 { spillFile?.unreadCount ?? 0 }
 
@@ -92,6 +102,7 @@ package final class ChunkQueue: Sendable {
         }
         let outcome: Outcome = state.withLock { state in
             guard state.end == nil, !state.abandoned else { return .refused }
+            state.lastActivity = .now
             if let waiter = state.waiter {
                 state.waiter = nil
                 return .delivered(waiter.continuation)
@@ -112,6 +123,7 @@ package final class ChunkQueue: Sendable {
                 return .overflow
             }
         }
+        if case .overflow = outcome { state.withLock { $0.takeOnOver() }?() }
         switch outcome {
         case .delivered(let waiter):
             waiter.resume(returning: chunk)
@@ -142,13 +154,45 @@ package final class ChunkQueue: Sendable {
 
     /// Ends the body: cleanly when `error` is `nil`. Chunks already pushed are still delivered first.
     package func finish(throwing error: (any Error)? = nil) {
-        let waiter: CheckedContinuation<Data?, any Error>? = state.withLock { state in
-            guard state.end == nil else { return nil }
+        let (waiter, onOver): (CheckedContinuation<Data?, any Error>?, (@Sendable () -> Void)?) = state.withLock {
+            state in
+            guard state.end == nil else { return (nil, nil) }
             state.end = error.map { .failure($0) } ?? .success(())
             defer { state.waiter = nil }
-            return state.waiter?.continuation
+            return (state.waiter?.continuation, state.takeOnOver())
         }
+        onOver?()
         if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
+    }
+
+    /// Ends the body now with `error`, dropping what it held, and stops the transfer (a timeout). Does nothing once
+    /// the body has ended.
+    package func fail(_ error: any Error) {
+        let ended: (CheckedContinuation<Data?, any Error>?, (@Sendable () -> Void)?)? = state.withLock { state in
+            guard state.end == nil, !state.abandoned else { return nil }
+            state.discard()
+            state.end = .failure(error)
+            defer { state.waiter = nil }
+            return (state.waiter?.continuation, state.takeOnOver())
+        }
+        guard let (waiter, onOver) = ended else { return }
+        onOver?()
+        waiter?.resume(throwing: error)
+        onAbandon()
+    }
+
+    /// When the producer last pushed a chunk.
+    package var lastActivity: ContinuousClock.Instant { state.withLock { $0.lastActivity } }
+
+    /// Runs `action` once when the transfer is over for the producer (ended, failed or abandoned); at once when it
+    /// is over already.
+    package func whenOver(_ action: @escaping @Sendable () -> Void) {
+        let over: Bool = state.withLock { state in
+            guard state.end == nil, !state.abandoned else { return true }
+            state.onOver = action
+            return false
+        }
+        if over { action() }
     }
 
     // MARK: Consumer
@@ -214,6 +258,7 @@ package final class ChunkQueue: Sendable {
         case .failed(let error):
             throw error
         case .unreadable(let error):
+            state.withLock { $0.takeOnOver() }?()
             onAbandon()
             throw error
         }
@@ -256,12 +301,13 @@ package final class ChunkQueue: Sendable {
 
     /// The consumer gave up before the end: the buffered chunks are dropped and the transport is told once.
     package func abandon() {
-        let notify: Bool = state.withLock { state in
-            guard !state.abandoned else { return false }
+        let (notify, onOver): (Bool, (@Sendable () -> Void)?) = state.withLock { state in
+            guard !state.abandoned else { return (false, nil) }
             state.abandoned = true
             state.discard()
-            return state.end == nil
+            return (state.end == nil, state.takeOnOver())
         }
+        onOver?()
         if notify { onAbandon() }
     }
 

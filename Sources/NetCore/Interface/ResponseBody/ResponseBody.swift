@@ -139,6 +139,38 @@ public struct ResponseBody: AsyncSequence, Sendable {
         return (data, false)
     }
 
+    /// The same body, ended with ``TransportError/Kind/timedOut`` (and its transfer stopped) once `timeouts` run
+    /// out: the deadline passes, or no chunk comes for the idle timeout.
+    ///
+    /// A body fed by a transport that pushes (a ``Writer``) is watched by one timer, which costs nothing per
+    /// chunk; any other body races each wait for a chunk against the time left.
+    package func bounded(by timeouts: BodyTimeouts) -> ResponseBody {
+        guard !timeouts.isEmpty else { return self }
+        switch source {
+        case .data:
+            return self
+        case .queue(let queue):
+            let watchdog = Task { await Self.watch(queue, timeouts) }
+            queue.whenOver { watchdog.cancel() }
+            return self
+        case .stream, .sequence:
+            var bounded = ResponseBody(TimedChunks(base: presenting(.native), timeouts: timeouts))
+            bounded.presentation = presentation
+            return bounded
+        }
+    }
+
+    /// Fails `queue` once `timeouts` run out; returns when it has, or when cancelled (the transfer is over).
+    private static func watch(_ queue: ChunkQueue, _ timeouts: BodyTimeouts) async {
+        while let wake = timeouts.nextCheck(lastActivity: queue.lastActivity) {
+            do { try await Task.sleep(until: wake, clock: .continuous) } catch { return }
+            if let error = timeouts.expiry(at: .now, lastActivity: queue.lastActivity) {
+                queue.fail(error)
+                return
+            }
+        }
+    }
+
     /// The same body, its errors shown as `presentation` says (EKNetwork's facade shows transport failures as
     /// `URLError`).
     package func presenting(_ presentation: ErrorPresentation) -> ResponseBody {

@@ -1,0 +1,64 @@
+import Foundation
+import LoopbackServer
+import Testing
+import NetKit
+
+/// A stream's body is read after `stream` returns; the request's timeout and idle timeout still bound it.
+@Suite("Stream timeouts over loopback TCP", .timeLimit(.minutes(1)))
+struct StreamTimeoutTests {
+    struct Silent: NetworkRequest {
+        typealias Response = EmptyResponse
+        var path: String { "/silent" }
+        var method: HTTPMethod { .get }
+        var timeout: Duration?
+        var idleTimeout: Duration?
+    }
+
+    /// A server that sends the head and a first line, then nothing until the client hangs up.
+    func silentServer() throws -> LoopbackServer {
+        try LoopbackServer { _ in
+            .streamed { writer in
+                guard writer.write("first\n") else { return }
+                _ = writer.waitForClientClose(timeout: .seconds(50))
+            }
+        }
+    }
+
+    func expectTimedOut(_ request: Silent, detail: String) async throws {
+        let server = try silentServer()
+        defer { server.stop() }
+        let executor = RequestExecutor(transport: URLSessionTransport())
+        let response = try await executor.stream(request, baseURL: server.baseURL)
+        var lines = response.lines().makeAsyncIterator()
+        #expect(try await lines.next() == "first")
+        // Before the fix the body waited for URLSession's own idle timeout (60 s) and said so in its words.
+        let error = await #expect(throws: TransportError.self) { _ = try await lines.next() }
+        #expect(error?.kind == .timedOut)
+        #expect(error?.detail == detail)
+        try await server.wait(for: .clientAbortedResponses, atLeast: 1)
+    }
+
+    @Test("the request's timeout bounds the body too: a server gone silent mid-body ends the stream with timedOut")
+    func wholeTimeout() async throws {
+        try await expectTimedOut(
+            Silent(timeout: .milliseconds(500)), detail: "the request did not finish within its timeout")
+    }
+
+    @Test("an idle timeout ends a stream that stays open without a deadline once no byte comes for that long")
+    func idleTimeout() async throws {
+        try await expectTimedOut(
+            Silent(idleTimeout: .milliseconds(500)), detail: "no body byte within the request's idle timeout")
+    }
+
+    @Test("a stream that ends in time is not touched by its timeouts, and leaves no timer behind")
+    func endsInTime() async throws {
+        let server = try LoopbackServer { _ in .streamed { writer in _ = writer.write("a\nb\nc\n") } }
+        defer { server.stop() }
+        let executor = RequestExecutor(transport: URLSessionTransport())
+        let request = Silent(timeout: .seconds(30), idleTimeout: .seconds(30))
+        let response = try await executor.stream(request, baseURL: server.baseURL)
+        var lines: [String] = []
+        for try await line in response.lines() { lines.append(line) }
+        #expect(lines == ["a", "b", "c"])
+    }
+}
