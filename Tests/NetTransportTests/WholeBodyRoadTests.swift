@@ -45,9 +45,11 @@ struct WholeBodyRoadTests {
 
     @Test("a 2xx body past its limit is cut at limit + 1 bytes, the transfer stops, and send fails")
     func successPastLimit() async throws {
-        // 64 KiB, then the body is held open until the client leaves: the server sees the transfer stop.
+        // 64 KiB, then the body is held open until the client leaves: the server sees the transfer stop. Chunked: a
+        // declared length beyond the limit is refused at the head, before any byte (conformance: "body declared beyond
+        // the limit").
         let server = try LoopbackServer { _ in
-            .streamed(framing: .contentLength(32 << 20)) { writer in
+            .streamed(framing: .chunked) { writer in
                 writer.writePattern(byteCount: 64 * 1024)
                 _ = writer.waitForClientClose(timeout: .seconds(10))
             }

@@ -36,6 +36,34 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         /// Called when the task has completed, whichever way (closes a streamed upload's files at once:
         /// URLSession keeps its body stream for an unspecified time after completion).
         let completed: (@Sendable () -> Void)?
+        /// Where the transfer's progress is reported, and, after it, its response handed over: a serial queue of the
+        /// transfer's own when someone observes its progress. Observers run user code (Observation's `onChange`,
+        /// SwiftUI), which must never run on URLSession's work queue: on Linux every session's queue targets one
+        /// serial queue for the whole process, so a slow observer there would stall every transfer.
+        let observers: DispatchQueue?
+
+        init(
+            head: CheckedContinuation<TransportResponse, any Error>?,
+            delivery: Delivery,
+            progress: NetworkProgress?,
+            uploadLength: Int64?,
+            origin: URL?,
+            completed: (@Sendable () -> Void)?
+        ) {
+            self.head = head
+            self.delivery = delivery
+            self.progress = progress
+            self.uploadLength = uploadLength
+            self.origin = origin
+            self.completed = completed
+            self.observers = progress == nil ? nil : DispatchQueue(label: "NetKit.URLSessionTransport.progress")
+        }
+
+        /// Runs `work` after the progress reported so far, off the work queue, when someone observes progress;
+        /// at once otherwise.
+        func inOrder(_ work: @escaping @Sendable () -> Void) {
+            if let observers { observers.async(execute: work) } else { work() }
+        }
     }
 
     /// How a task's body reaches the caller.
@@ -228,13 +256,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         case stream(ResponseBody.Writer)
         case gathered
         /// The whole body grew past its limit: hand the response out now and stop the transfer.
-        case cut(CheckedContinuation<TransportResponse, any Error>?, TransportResponse)
+        case cut(CheckedContinuation<TransportResponse, any Error>?, TransportResponse, DispatchQueue?)
         case ignore
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let id = dataTask.taskIdentifier
-        let (step, progress): (ChunkStep, (NetworkProgress, Int64, Int64?)?) = state.withLock { state in
+        let (step, progress): (ChunkStep, (NetworkProgress, Int64, Int64?, DispatchQueue?)?) = state.withLock {
+            state in
             guard var transfer = state.transfers[id] else { return (.ignore, nil) }
             if var challenged = transfer.challengedHead {
                 challenged.body.append(data.prefix(Self.challengedBodyLimit - challenged.body.count))
@@ -243,7 +272,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 return (.ignore, nil)
             }
             transfer.received += Int64(data.count)
-            let progress = transfer.progress.map { ($0, transfer.received, transfer.expected) }
+            let progress = transfer.progress.map { ($0, transfer.received, transfer.expected, transfer.observers) }
             let step: ChunkStep
             switch transfer.delivery {
             case .streamed(let writer, _):
@@ -261,7 +290,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                     // Past the limit: the caller keeps no more, so neither does the transfer.
                     transfer.delivery = .whole(limits, head: head, delivered: true)
                     let body = state.gathered.removeValue(forKey: id) ?? Data()
-                    step = .cut(transfer.head, head.response(with: ResponseBody(data: body)))
+                    step = .cut(transfer.head, head.response(with: ResponseBody(data: body)), transfer.observers)
                     transfer.head = nil
                 }
             }
@@ -269,17 +298,23 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             return (step, progress)
         }
         // Outside the lock: handing a chunk over may resume the consumer, and a refusal cancels the task.
+        if let (progress, received, expected, observers) = progress {
+            observers?.async { progress.reportReceived(received, of: expected) }
+        }
         switch step {
         case .stream(let writer):
             writer.yield(data)
-        case .cut(let waiter, let response):
-            waiter?.resume(returning: response)
+        case .cut(let waiter, let response, let observers):
+            if let observers {
+                observers.async { waiter?.resume(returning: response) }
+            } else {
+                waiter?.resume(returning: response)
+            }
             // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
             DispatchQueue.global().async { dataTask.cancel() }
         case .gathered, .ignore:
             break
         }
-        if let (progress, received, expected) = progress { progress.reportReceived(received, of: expected) }
     }
 
     func urlSession(
@@ -289,14 +324,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        let target: (NetworkProgress, Int64?)? = state.withLock { state in
+        let target: (NetworkProgress, Int64?, Transfer)? = state.withLock { state in
             guard let transfer = state.transfers[task.taskIdentifier], let progress = transfer.progress else {
                 return nil
             }
             // Streamed bodies report 0 as expected total on Linux; the body knows its own length.
-            return (progress, transfer.uploadLength ?? (totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil))
+            return (
+                progress, transfer.uploadLength ?? (totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil),
+                transfer
+            )
         }
-        if let (progress, total) = target { progress.reportSent(totalBytesSent, of: total) }
+        if let (progress, total, transfer) = target {
+            transfer.inOrder { progress.reportSent(totalBytesSent, of: total) }
+        }
     }
 
     func urlSession(
@@ -329,18 +369,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             // The borrowed delegate declined the challenge (or it failed again): the 401 is the answer, and its head
             // arrived when it was held back.
             if case .streamed(let writer, _) = transfer.delivery { writer.finish() }
-            waiter.resume(
-                returning: TransportResponse(
-                    head: HTTPResponseHead(head), body: ResponseBody(data: body), headReceivedAt: arrival))
+            let response = TransportResponse(
+                head: HTTPResponseHead(head), body: ResponseBody(data: body), headReceivedAt: arrival)
+            transfer.inOrder { waiter.resume(returning: response) }
             return
         }
         let host = transfer.origin?.host()
         switch transfer.delivery {
         case .streamed(let writer, _):
             if let waiter = transfer.head {
-                waiter.resume(
-                    throwing: error.map { Self.transportError($0, afterHead: false, host: host) }
-                        ?? Self.noHead(host: host))
+                let failure = error.map { Self.transportError($0, afterHead: false, host: host) } ?? Self.noHead(host: host)
+                transfer.inOrder { waiter.resume(throwing: failure) }
             }
             // A body shorter than its Content-Length arrives here as an error (libcurl and Apple's stack both
             // check); counting bytes here would misjudge HEAD responses and decompressed bodies.
@@ -352,13 +391,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         case .whole(_, let head, _):
             // Handed out already when the body was cut at its limit (this is the cancellation that followed).
             guard let waiter = transfer.head else { return }
-            if let error {
-                waiter.resume(throwing: Self.transportError(error, afterHead: head != nil, host: host))
-            } else if let head {
-                waiter.resume(returning: head.response(with: ResponseBody(data: gathered ?? Data())))
-            } else {
-                waiter.resume(throwing: Self.noHead(host: host))
-            }
+            let outcome: Result<TransportResponse, any Error> =
+                if let error {
+                    .failure(Self.transportError(error, afterHead: head != nil, host: host))
+                } else if let head {
+                    .success(head.response(with: ResponseBody(data: gathered ?? Data())))
+                } else {
+                    .failure(Self.noHead(host: host))
+                }
+            transfer.inOrder { waiter.resume(with: outcome) }
         }
     }
 
@@ -414,11 +455,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     private func resumeHead(of task: URLSessionTask, with result: Result<TransportResponse, any Error>) {
-        let waiter = state.withLock { state -> CheckedContinuation<TransportResponse, any Error>? in
-            let waiter = state.transfers[task.taskIdentifier]?.head
+        let taken = state.withLock { state -> (CheckedContinuation<TransportResponse, any Error>, Transfer)? in
+            guard let transfer = state.transfers[task.taskIdentifier], let waiter = transfer.head else { return nil }
             state.transfers[task.taskIdentifier]?.head = nil
-            return waiter
+            return (waiter, transfer)
         }
-        waiter?.resume(with: result)
+        guard let (waiter, transfer) = taken else { return }
+        transfer.inOrder { waiter.resume(with: result) }
     }
 }
