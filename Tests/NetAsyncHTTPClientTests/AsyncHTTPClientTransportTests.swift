@@ -240,7 +240,8 @@ struct AsyncHTTPClientTransportTests {
     func wholeBody() async throws {
         let server = try LoopbackServer { request in
             switch request.path {
-            case "/big": .patterned(byteCount: 64 << 20)
+            // Chunked: a declared length beyond the limit is refused at the head, before any byte.
+            case "/big": .patterned(byteCount: 64 << 20, chunked: true)
             case "/missing": .text(String(repeating: "e", count: 100), status: 404)
             default: .text("small")
             }
@@ -256,7 +257,6 @@ struct AsyncHTTPClientTransportTests {
         big.wholeBody = limits
         let cut = try await transport.send(big)
         #expect(cut.body.bufferedData?.count == 1001)
-        #expect(cut.declaredLength == 64 << 20)
         // The rest of the 64 MiB is not read: the connection is closed under the server.
         try await server.wait(for: .clientAbortedResponses, atLeast: 1)
 
