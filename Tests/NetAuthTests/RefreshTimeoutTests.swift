@@ -114,7 +114,9 @@ struct RefreshTimeoutTests {
             configuration: { configuration }, sleep: { try await timeout.sleep($0) }, refresh: refresh)
     }
 
-    @Test("after a timeout, the next refresh waits for the stubborn one to return: the refresher never runs twice at once")
+    @Test(
+        "after a timeout, the next refresh waits for the stubborn one to return: the refresher never runs twice at once"
+    )
     func noOverlapAfterTimeout() async throws {
         let timeout = ManualTimeout()
         let refresher = StubbornRefresher()

@@ -10,7 +10,8 @@ import Testing
 struct UnreadableHeadTests {
     func send(_ head: String) async throws -> TransportResponse {
         // Latin-1, so that é is the single byte 0xE9 (obs-text, RFC 9110 §5.5), as an old server sends it.
-        let bytes = head.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } + Array("Content-Length: 2\r\n\r\nok".utf8)
+        let bytes =
+            head.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } + Array("Content-Length: 2\r\n\r\nok".utf8)
         let server = try LoopbackRawServer(response: bytes)
         defer { server.stop() }
         let request = TransportRequest(head: try HTTPRequestHead(method: .get, url: server.baseURL))

@@ -378,7 +378,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         switch transfer.delivery {
         case .streamed(let writer, _):
             if let waiter = transfer.head {
-                let failure = error.map { Self.transportError($0, afterHead: false, host: host) } ?? Self.noHead(host: host)
+                let failure =
+                    error.map { Self.transportError($0, afterHead: false, host: host) } ?? Self.noHead(host: host)
                 transfer.inOrder { waiter.resume(throwing: failure) }
             }
             // A body shorter than its Content-Length arrives here as an error (libcurl and Apple's stack both

@@ -49,7 +49,8 @@ final class SpillFile {
         let result: Int32? = data.withUnsafeBytes { bytes in
             while written < bytes.count {
                 let count = pwrite(
-                    descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(writeOffset) + off_t(written))
+                    descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(writeOffset) + off_t(written)
+                )
                 if count < 0 {
                     if errno == EINTR { continue }
                     return errno

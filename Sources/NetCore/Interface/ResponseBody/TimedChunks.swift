@@ -39,7 +39,9 @@ struct TimedChunks: AsyncSequence, Sendable {
         var lastActivity: ContinuousClock.Instant
 
         mutating func next() async throws -> Data? {
-            guard let wake = timeouts.nextCheck(lastActivity: lastActivity) else { return try await box.iterator.next() }
+            guard let wake = timeouts.nextCheck(lastActivity: lastActivity) else {
+                return try await box.iterator.next()
+            }
             let box = self.box
             do {
                 let chunk = try await withThrowingTaskGroup(of: Data?.self) { group in
