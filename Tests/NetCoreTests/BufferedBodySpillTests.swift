@@ -87,12 +87,9 @@ struct BufferedBodySpillTests {
         #expect(writer.yield(Data(count: 10)))
         #expect(!writer.yield(Data(count: 10)))
         #expect(abandoned.withLock { $0 } == 1)
-        let error = await #expect(throws: StreamingError.self) { for try await _ in body {} }
-        guard case .spillFailed(let reason)? = error else {
-            Issue.record("expected spillFailed, got \(String(describing: error))")
-            return
-        }
-        #expect(reason.contains("netkit-no-such-directory"))
+        let error = await #expect(throws: ResponseBodyError.self) { for try await _ in body {} }
+        #expect(error?.kind == .spillFailed)
+        #expect(error?.reason.contains("netkit-no-such-directory") == true)
         #expect("\(error!)".contains("could not be kept on disk"))
     }
 
@@ -107,7 +104,7 @@ struct BufferedBodySpillTests {
         for _ in 0..<100_000 where !writer.hasWaitingConsumer { await Task.yield() }
         #expect(writer.hasWaitingConsumer)
         var second = body.makeAsyncIterator()
-        await #expect(throws: StreamingError.concurrentIteration) { try await second.next() }
+        await #expect(throws: ResponseBodyError.concurrentIteration) { try await second.next() }
         writer.yield(Data("one".utf8))
         #expect(try await first.value == Data("one".utf8))
         writer.finish()

@@ -22,12 +22,6 @@ public enum StreamingError: Error, Sendable, Equatable {
     /// An event source got a response whose `Content-Type` is not `text/event-stream` (`nil`: no
     /// `Content-Type` at all).
     case unexpectedContentType(String?)
-    /// The temporary file that holds the bytes a slow consumer has not read yet could not be made, written or read
-    /// back (a full disk, say); `reason` says which and why.
-    case spillFailed(reason: String)
-    /// A second iterator of one response body asked for a chunk while the first was waiting for one: a body is
-    /// read by one consumer.
-    case concurrentIteration
 }
 
 extension StreamingError: CustomStringConvertible {
@@ -46,10 +40,6 @@ extension StreamingError: CustomStringConvertible {
             "Expected a text/event-stream response, got Content-Type \"\(HeaderValidation.printable(contentType))\"."
         case .unexpectedContentType(nil):
             "Expected a text/event-stream response, got no Content-Type."
-        case .spillFailed(let reason):
-            "The bytes waiting for the stream's slow consumer could not be kept on disk: \(reason)."
-        case .concurrentIteration:
-            "A response body was iterated by two consumers at once; a body has one consumer."
         }
     }
 }

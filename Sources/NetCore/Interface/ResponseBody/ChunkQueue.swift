@@ -141,11 +141,11 @@ package final class ChunkQueue: Sendable {
     /// Writes `chunk` to the spill file, making it on first use.
     private static func spill(
         _ chunk: Data, into state: inout State, _ spill: Spill?, memoryLimit: Int
-    ) throws(StreamingError) {
-        guard let spill else { throw .bufferLimitExceeded(limitBytes: memoryLimit) }
+    ) throws {
+        guard let spill else { throw StreamingError.bufferLimitExceeded(limitBytes: memoryLimit) }
         guard state.spilledBytes + Int64(chunk.count) <= Int64(spill.limit) else {
             let (total, overflow) = memoryLimit.addingReportingOverflow(spill.limit)
-            throw .bufferLimitExceeded(limitBytes: overflow ? .max : total)
+            throw StreamingError.bufferLimitExceeded(limitBytes: overflow ? .max : total)
         }
         if state.spillFile == nil { state.spillFile = try SpillFile(in: spill.directory) }
         try state.spillFile!.append(chunk)
@@ -199,7 +199,7 @@ package final class ChunkQueue: Sendable {
 
     /// The next chunk; `nil` at the clean end.
     /// - Throws: the transport's error, ``StreamingError/bufferLimitExceeded(limitBytes:)``,
-    ///   ``StreamingError/spillFailed(reason:)``, ``StreamingError/concurrentIteration`` while another iterator
+    ///   ``ResponseBodyError/spillFailed(reason:)``, ``ResponseBodyError/concurrentIteration`` while another iterator
     ///   of the same body waits, or `CancellationError` when the consuming task is cancelled.
     package func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Data? {
         // A consumer that fell behind takes what is waiting without setting up a continuation and a cancellation
@@ -220,7 +220,7 @@ package final class ChunkQueue: Sendable {
                     }
                     if Task.isCancelled { return .failed(CancellationError()) }
                     // A second iterator would take the first one's place and leave it waiting for ever.
-                    guard state.waiter == nil else { return .failed(StreamingError.concurrentIteration) }
+                    guard state.waiter == nil else { return .failed(ResponseBodyError.concurrentIteration) }
                     state.waiter = (id, continuation)
                     return nil
                 }
@@ -246,7 +246,7 @@ package final class ChunkQueue: Sendable {
         /// The body ended with this error (or this iterator cannot wait).
         case failed(any Error)
         /// The spill file could not be read back: the body is over, and the transfer must stop.
-        case unreadable(StreamingError)
+        case unreadable(ResponseBodyError)
     }
 
     private func delivering(_ popped: Popped) throws -> Data? {

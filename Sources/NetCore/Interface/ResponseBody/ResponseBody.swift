@@ -69,7 +69,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// not failed for being slow. The file has no name (it is unlinked as soon as it is made) and is closed when the
     /// body ends or is abandoned. Past both limits the body fails with
     /// ``StreamingError/bufferLimitExceeded(limitBytes:)``; a file that cannot be made, written or read fails it
-    /// with ``StreamingError/spillFailed(reason:)``. Either way `onAbandon` runs.
+    /// with ``ResponseBodyError/spillFailed(reason:)``. Either way `onAbandon` runs.
     public static func makeBuffered(
         bufferLimit: Int,
         spillLimit: Int,
@@ -234,9 +234,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
                     return nil
                 }
                 return chunk
-            } catch StreamingError.concurrentIteration {
+            } catch let error as ResponseBodyError where error.kind == .concurrentIteration {
                 // The other iterator still reads the body: this one neither ends nor abandons it.
-                throw presentation.present(StreamingError.concurrentIteration)
+                throw presentation.present(error)
             } catch let error
                 where Task.isCancelled && (error is CancellationError || (error as? TransportError)?.kind == .cancelled)
             {

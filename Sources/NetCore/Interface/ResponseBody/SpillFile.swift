@@ -28,8 +28,8 @@ final class SpillFile {
     var unreadCount: Int64 { writeOffset - readOffset }
 
     /// Makes the file in `directory`.
-    /// - Throws: ``StreamingError/spillFailed(reason:)`` when the file cannot be made.
-    init(in directory: URL) throws(StreamingError) {
+    /// - Throws: ``ResponseBodyError/spillFailed(reason:)`` when the file cannot be made.
+    init(in directory: URL) throws(ResponseBodyError) {
         let template = directory.appending(path: "netkit-body-XXXXXX", directoryHint: .notDirectory)
         var path = Array(template.path(percentEncoded: false).utf8CString)
         let descriptor = path.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -43,8 +43,8 @@ final class SpillFile {
     }
 
     /// Appends `data`.
-    /// - Throws: ``StreamingError/spillFailed(reason:)`` when the file cannot take it (a full disk, say).
-    func append(_ data: Data) throws(StreamingError) {
+    /// - Throws: ``ResponseBodyError/spillFailed(reason:)`` when the file cannot take it (a full disk, say).
+    func append(_ data: Data) throws(ResponseBodyError) {
         var written = 0
         let result: Int32? = data.withUnsafeBytes { bytes in
             while written < bytes.count {
@@ -66,8 +66,8 @@ final class SpillFile {
     }
 
     /// Takes up to `maximum` unread bytes from the front; empty when everything written has been read.
-    /// - Throws: ``StreamingError/spillFailed(reason:)`` when the file cannot be read.
-    func take(upTo maximum: Int) throws(StreamingError) -> Data {
+    /// - Throws: ``ResponseBodyError/spillFailed(reason:)`` when the file cannot be read.
+    func take(upTo maximum: Int) throws(ResponseBodyError) -> Data {
         let count = Int(min(Int64(maximum), unreadCount))
         guard count > 0 else { return Data() }
         var data = Data(count: count)
