@@ -500,8 +500,13 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     }
 
     /// Server-sent events from `request` that stay connected for as long as they are iterated, reconnecting with
-    /// `Last-Event-ID` after the server's `retry` interval (see ``EventSource``). Each connection reads
-    /// `accessToken` afresh on the caller's actor and takes the `stream` road, 401 → refresh included.
+    /// `Last-Event-ID` after the server's `retry` interval (see ``EventSource``). Each connection takes the
+    /// `stream` road, 401 → refresh included.
+    ///
+    /// Called on an actor (the main actor, say), each connection reads `accessToken` afresh on that actor. Called
+    /// outside any actor, `accessToken` is read once, here, and never kept (the source may connect from any task,
+    /// where calling a closure that is not `Sendable` could race with its owner); use
+    /// ``eventSource(_:tokenProvider:policy:)`` to read a token afresh for each connection from there.
     public func eventSource<T: Endpoint & Sendable>(
         _ request: T,
         accessToken: (() -> String?)? = nil,
@@ -513,6 +518,18 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
             request, baseURL: baseURL, accessToken: accessToken, credentials: coordinator, policy: policy,
             isolation: isolation
         )
+    }
+
+    /// Server-sent events from `request`, like ``eventSource(_:accessToken:policy:isolation:)``, reading the token
+    /// from `tokenProvider` afresh for each connection, from whichever task connects.
+    public func eventSource<T: Endpoint & Sendable>(
+        _ request: T,
+        tokenProvider: @escaping @Sendable () -> String?,
+        policy: EventSourcePolicy = EventSourcePolicy()
+    ) -> EventSource {
+        let (executor, coordinator) = makeExecutor(streaming: true)
+        return executor.eventSource(
+            request, baseURL: baseURL, tokenProvider: tokenProvider, credentials: coordinator, policy: policy)
     }
 
     /// The engines of `send` and `stream` with one set of settings; shared by reference, so that a request

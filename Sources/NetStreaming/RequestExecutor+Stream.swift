@@ -33,8 +33,14 @@ extension RequestExecutor {
 
 extension RequestExecutor {
     /// Server-sent events from `request` that reconnect as the WHATWG standard's event source does; see
-    /// ``EventSource``. Each connection reads `accessToken` afresh on the caller's actor and takes the same road
-    /// as ``stream(_:baseURL:accessToken:credentials:)``, with `Accept: text/event-stream` and `Last-Event-ID`.
+    /// ``EventSource``. Each connection takes the same road as ``stream(_:baseURL:accessToken:credentials:)``, with
+    /// `Accept: text/event-stream` and `Last-Event-ID`.
+    ///
+    /// Called on an actor (the main actor, say), each connection reads `accessToken` afresh on that actor. Called
+    /// outside any actor, `accessToken` is read once, here, and never kept: the source outlives this call and may
+    /// connect from any task, where calling a closure that is not `Sendable` could race with its owner. To read a
+    /// token afresh for each connection from there, use
+    /// ``eventSource(_:baseURL:tokenProvider:credentials:policy:)``.
     public func eventSource<Request: Endpoint & Sendable>(
         _ request: Request,
         baseURL: @escaping @Sendable () -> URL,
@@ -43,8 +49,40 @@ extension RequestExecutor {
         policy: EventSourcePolicy = EventSourcePolicy(),
         isolation: isolated (any Actor)? = #isolation
     ) -> EventSource {
-        let provider = BearerTokenCredentials(
-            token: CallerIsolated(accessToken, isolation: isolation), recovery: credentials)
+        let token: CallerIsolated<(() -> String?)?>
+        if isolation == nil, let accessToken {
+            let snapshot = accessToken()
+            token = CallerIsolated({ snapshot }, isolation: nil)
+        } else {
+            token = CallerIsolated(accessToken, isolation: isolation)
+        }
+        return eventSource(
+            request, baseURL: baseURL, credentials: BearerTokenCredentials(token: token, recovery: credentials),
+            policy: policy)
+    }
+
+    /// Server-sent events from `request`, like ``eventSource(_:baseURL:accessToken:credentials:policy:isolation:)``,
+    /// reading the token from `tokenProvider` afresh for each connection, from whichever task connects.
+    public func eventSource<Request: Endpoint & Sendable>(
+        _ request: Request,
+        baseURL: @escaping @Sendable () -> URL,
+        tokenProvider: @escaping @Sendable () -> String?,
+        credentials: (any CredentialRecovery)? = nil,
+        policy: EventSourcePolicy = EventSourcePolicy()
+    ) -> EventSource {
+        // Safe without an actor: the provider is Sendable.
+        let token = CallerIsolated<(() -> String?)?>(tokenProvider, isolation: nil)
+        return eventSource(
+            request, baseURL: baseURL, credentials: BearerTokenCredentials(token: token, recovery: credentials),
+            policy: policy)
+    }
+
+    private func eventSource<Request: Endpoint & Sendable>(
+        _ request: Request,
+        baseURL: @escaping @Sendable () -> URL,
+        credentials provider: BearerTokenCredentials,
+        policy: EventSourcePolicy
+    ) -> EventSource {
         var executor = self
         // The source judges its connections' failures in NetKit's own words and presents only what it ends with.
         executor.presentation = .native

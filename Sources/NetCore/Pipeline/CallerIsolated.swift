@@ -7,7 +7,10 @@
 ///
 /// `@unchecked Sendable` is safe because the value is only ever touched inside ``read(_:)``, on `isolation`,
 /// the actor it was formed on; for a value formed outside any actor (`isolation` is `nil`), `read` runs while
-/// the caller's task is suspended in `send`, one call at a time, so nothing else can touch the value meanwhile.
+/// the caller's task is suspended in `send` or `stream`, one call at a time, so nothing else can touch the value
+/// meanwhile. Nothing that outlives the caller's call may hold such a value: `eventSource`, which returns a source
+/// that connects later from any task, reads a closure formed outside any actor once, before it returns, and keeps
+/// the token (`EventSourceTokenTests`), or takes a `Sendable` token provider.
 package struct CallerIsolated<Value>: @unchecked Sendable {
     private let value: Value
     private let isolation: (any Actor)?

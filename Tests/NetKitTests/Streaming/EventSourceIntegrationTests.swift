@@ -102,7 +102,7 @@ struct EventSourceIntegrationTests {
         let store = ManagerTokenStore(manager: manager)
         manager.tokenRefresher = store
         var data: [String] = []
-        for try await event in manager.eventSource(Notifications(), accessToken: { store.current }) {
+        for try await event in manager.eventSource(Notifications(), tokenProvider: { store.current }) {
             data.append(event.data)
         }
         #expect(data == ["first", "second"])
