@@ -9,7 +9,8 @@ import Testing
 @Suite("URLRequest from a TransportRequest: the idle timeout")
 struct URLRequestIdleTimeoutTests {
     func interval(for idle: Duration) throws -> TimeInterval {
-        var request = TransportRequest(head: try HTTPRequestHead(method: .get, url: URL(string: "http://example.test")!))
+        var request = TransportRequest(
+            head: try HTTPRequestHead(method: .get, url: URL(string: "http://example.test")!))
         request.idleTimeout = idle
         return try URLRequest(head: request).timeoutInterval
     }
