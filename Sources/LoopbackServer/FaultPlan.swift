@@ -8,6 +8,7 @@ struct FaultPlan {
     var splitSizes: [Int]?
     var paddingBytes: Int?
     var closeAfterResponse = false
+    var closeWithoutResponse = false
 
     init(_ faults: [LoopbackFault]) {
         for fault in faults {
@@ -20,6 +21,7 @@ struct FaultPlan {
             case let .splitWrites(sizes): splitSizes = sizes.filter { $0 > 0 }
             case let .hugeHeader(bytes): paddingBytes = max(bytes, 0)
             case .closeAfterResponse: closeAfterResponse = true
+            case .closeWithoutResponse: closeWithoutResponse = true
             }
         }
     }

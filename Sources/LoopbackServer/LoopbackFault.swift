@@ -28,4 +28,7 @@ public enum LoopbackFault: Sendable, Equatable {
     case hugeHeader(bytes: Int)
     /// Sends `Connection: close` and closes the connection after the response.
     case closeAfterResponse
+    /// Closes the connection without writing anything: what a server that drops an idle kept-alive connection as
+    /// the next request arrives looks like to the client. Every other fault is ignored.
+    case closeWithoutResponse
 }

@@ -22,6 +22,7 @@ struct ResponseWriter {
         clientKeepAlive: Bool
     ) -> Outcome {
         let plan = FaultPlan(response.faults)
+        if plan.closeWithoutResponse { return .close }
         if let stream = response.streamedBody {
             return writeStreamed(
                 response, stream, plan: plan, method: method, version: version, clientKeepAlive: clientKeepAlive)

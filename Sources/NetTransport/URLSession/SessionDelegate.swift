@@ -42,13 +42,21 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         /// serial queue for the whole process, so a slow observer there would stall every transfer.
         let observers: DispatchQueue?
 
+        /// What to do when libcurl asks for the body again.
+        let resend: BodyResend
+        /// Bodies made for a resend, closed with the transfer.
+        var resentBodies: [SharedUploadReader] = []
+        /// Why NetKit stopped the transfer itself; the error the task's cancellation is reported as.
+        var stopped: TransportError?
+
         init(
             head: CheckedContinuation<TransportResponse, any Error>?,
             delivery: Delivery,
             progress: NetworkProgress?,
             uploadLength: Int64?,
             origin: URL?,
-            completed: (@Sendable () -> Void)?
+            completed: (@Sendable () -> Void)?,
+            resend: BodyResend = .nothingToSend
         ) {
             self.head = head
             self.delivery = delivery
@@ -56,6 +64,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             self.uploadLength = uploadLength
             self.origin = origin
             self.completed = completed
+            self.resend = resend
             self.observers = progress == nil ? nil : DispatchQueue(label: "NetKit.URLSessionTransport.progress")
         }
 
@@ -77,6 +86,45 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         /// response head once it has arrived; `delivered` once the response has been handed out early because
         /// the body grew past its limit.
         case whole(WholeBodyLimits, head: ArrivedHead?, delivered: Bool)
+    }
+
+    /// Whether a request's body may be sent a second time within one task, when libcurl asks for it again.
+    ///
+    /// libcurl sends a request on a kept-alive connection; when the server closes that connection without answering,
+    /// libcurl sends the request again on a new one, and asks FoundationNetworking to rewind the body, which asks the
+    /// session delegate for a new body stream (`needNewBodyStream`). Without one, the request goes out with its
+    /// headers and no body and waits, spinning a core, until its idle timeout (measured on Linux, Swift 6.3.1).
+    /// A stream of a body that can be read again is given for an idempotent request; any other request is stopped
+    /// at once with ``TransportError/Kind/connectionReset``: a request that is not idempotent is never sent twice
+    /// (the first may have reached the server), and a body in memory cannot be handed over again (answering with a
+    /// stream for it crashes FoundationNetworking).
+    enum BodyResend: Sendable {
+        /// No body: nothing to rewind.
+        case nothingToSend
+        /// A fresh stream of the body and the reader to close with the transfer.
+        case stream(@Sendable () -> (stream: InputStream, reader: SharedUploadReader)?)
+        /// The body cannot be sent again, for this reason.
+        case refuse(String)
+
+        init(for request: TransportRequest) {
+            let idempotent = request.method.isIdempotent || request.value(forHeader: "Idempotency-Key") != nil
+            guard idempotent else {
+                self = .refuse(
+                    "the server closed the kept-alive connection without answering, and the request, which is not "
+                        + "idempotent, would have been sent again (it may have reached the server)")
+                return
+            }
+            guard let source = request.body, source.inMemoryData == nil, source.isReplayable else {
+                self = .refuse(
+                    "the server closed the kept-alive connection without answering, and URLSession cannot send this "
+                        + "request's body again on a new connection")
+                return
+            }
+            self = .stream {
+                guard let stream = try? UploadReaderInputStream(source: source) else { return nil }
+                return (stream, stream.reader)
+            }
+        }
     }
 
     /// A response head as it arrived, in NetKit's words.
@@ -357,6 +405,31 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler(next)
     }
 
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+    ) {
+        let id = task.taskIdentifier
+        let resend: BodyResend = state.withLock { $0.transfers[id]?.resend ?? .nothingToSend }
+        var replacement: (stream: InputStream, reader: SharedUploadReader)?
+        if case .stream(let make) = resend { replacement = make() }
+        if let replacement {
+            state.withLock { $0.transfers[id]?.resentBodies.append(replacement.reader) }
+            completionHandler(replacement.stream)
+            return
+        }
+        let reason =
+            if case .refuse(let reason) = resend { reason } else { "the request's body could not be read again" }
+        state.withLock { state in
+            let host = state.transfers[id]?.origin?.host()
+            state.transfers[id]?.stopped = TransportError(.connectionReset, host: host, detail: reason)
+        }
+        completionHandler(nil)
+        // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
+        DispatchQueue.global().async { task.cancel() }
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let id = task.taskIdentifier
         let ended: (Transfer, Data?)? = state.withLock { state in
@@ -365,6 +438,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
         guard let (transfer, gathered) = ended else { return }
         transfer.completed?()
+        for body in transfer.resentBodies { body.close() }
+        // Stopped by NetKit: the cancellation is reported as the reason it was stopped.
+        let error = transfer.stopped.map { $0 as any Error } ?? error
         if let waiter = transfer.head, let (head, body, arrival) = transfer.challengedHead {
             // The borrowed delegate declined the challenge (or it failed again): the 401 is the answer, and its head
             // arrived when it was held back.

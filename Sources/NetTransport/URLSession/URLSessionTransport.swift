@@ -129,7 +129,7 @@ public actor URLSessionTransport: HTTPTransport {
     /// `nonisolated`: the session and delegate never change, so a request need not hop onto the actor.
     public nonisolated func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
-        let (task, upload) = try makeTask(for: request)
+        let (task, upload, resend) = try makeTask(for: request)
         let delivery: SessionDelegate.Delivery
         if let limits = request.wholeBody {
             delivery = .whole(limits, head: nil, delivered: false)
@@ -159,7 +159,8 @@ public actor URLSessionTransport: HTTPTransport {
                             progress: request.progress,
                             uploadLength: request.bodyLength,
                             origin: task.originalRequest?.url,
-                            completed: closeUpload
+                            completed: closeUpload,
+                            resend: resend
                         ))
                     task.resume()
                 }
@@ -185,13 +186,14 @@ public actor URLSessionTransport: HTTPTransport {
     /// The task for `request`, and for streamed bodies the reader to close when the transfer ends.
     private nonisolated func makeTask(
         for request: TransportRequest
-    ) throws(NetworkError) -> (URLSessionTask, SharedUploadReader?) {
+    ) throws(NetworkError) -> (URLSessionTask, SharedUploadReader?, SessionDelegate.BodyResend) {
         var head = try URLRequest(head: request)
         #if canImport(FoundationNetworking)
         head = head.addingStoredCookies(from: cookieStorage, for: request)
         #endif
-        guard let source = request.body else { return (session.dataTask(with: head), nil) }
-        if let data = source.inMemoryData { return (session.uploadTask(with: head, from: data), nil) }
+        guard let source = request.body else { return (session.dataTask(with: head), nil, .nothingToSend) }
+        let resend = SessionDelegate.BodyResend(for: request)
+        if let data = source.inMemoryData { return (session.uploadTask(with: head, from: data), nil, resend) }
         let stream: UploadReaderInputStream
         do {
             stream = try UploadReaderInputStream(source: source)
@@ -203,6 +205,6 @@ public actor URLSessionTransport: HTTPTransport {
         // chunking, see StreamedBodyFraming); chunked otherwise.
         StreamedBodyFraming.apply(length: source.length, to: &head)
         head.httpBodyStream = stream
-        return (session.dataTask(with: head), stream.reader)
+        return (session.dataTask(with: head), stream.reader, resend)
     }
 }
