@@ -90,7 +90,8 @@ extension TransportConformance {
             .streamed(headers: [(name: "Content-Type", value: "application/x-ndjson")]) { writer in
                 for (index, gate) in gates.enumerated() {
                     writer.write("{\"line\":\(index)}\n")
-                    if !writer.wait(for: gate, timeout: .seconds(10)) {
+                    // Generous: on a machine whose cores are all busy a line may take seconds to be read.
+                    if !writer.wait(for: gate, timeout: .seconds(60)) {
                         timedOut.withLock { $0 = true }
                         return
                     }
