@@ -460,11 +460,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             }
             // A body shorter than its Content-Length arrives here as an error (libcurl and Apple's stack both
             // check); counting bytes here would misjudge HEAD responses and decompressed bodies.
-            if let error {
-                writer.finish(throwing: Self.transportError(error, afterHead: transfer.head == nil, host: host))
-            } else {
-                writer.finish()
-            }
+            // After the progress reported so far: a consumer that reaches the end finds every byte counted.
+            let failure = error.map { Self.transportError($0, afterHead: transfer.head == nil, host: host) }
+            transfer.inOrder { writer.finish(throwing: failure) }
         case .whole(_, let head, _):
             // Handed out already when the body was cut at its limit (this is the cancellation that followed).
             guard let waiter = transfer.head else { return }
