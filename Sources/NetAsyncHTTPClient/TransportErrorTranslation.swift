@@ -115,10 +115,10 @@ enum TransportErrorTranslation {
         // NIOHTTPCompression's error, matched by name: that module is AsyncHTTPClient's, not a dependency of ours.
         case _ where String(reflecting: type(of: error)) == "NIOHTTPCompression.NIOHTTPDecompression.DecompressionError":
             // Sending again would inflate the same bytes: not transient.
-            return (
-                .other,
-                "the decoded body grew past the decompression limit (\(String(describing: error)))"
-            )
+            let detail =
+                "\(error)".contains("limit")
+                ? "the decoded body grew past the decompression limit" : "the compressed body could not be decoded"
+            return (.other, "\(detail) (\(String(describing: error)))")
         default:
             return (phase == .body ? .connectionLost : .other, "\(type(of: error))")
         }

@@ -101,6 +101,8 @@ package struct Road: Sendable {
             body.prepare(&request)
             try Task.checkCancellation()
             let response = try await transport.send(request)
+            // Whatever the transport read of such a body, another reader would have framed it differently.
+            try response.head.checkFraming(host: request.head.host)
             state.recordHead(at: response.headReceivedAt)
             var exchange = Exchange(request: request, response: response)
             try await body.read(&exchange)

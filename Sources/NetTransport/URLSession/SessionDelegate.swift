@@ -503,25 +503,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         guard let urlError = error as? URLError else { return error }
         var translated = urlError.transportError
         translated.host = host ?? translated.host
-        if !afterHead, urlError.code == .unknown, Self.isUnreadableHead(urlError) {
+        if !afterHead, let failure = LibcurlHeadFailure(urlError) {
             translated.kind = .badResponse
-            translated.detail =
-                "URLSession on Linux could not read the response head (libcurl: Failed writing header): "
-                + "FoundationNetworking refuses header bytes beyond ASCII (obs-text, allowed by RFC 9110 §5.5) and a "
-                + "status line without a reason phrase, and the server sent one of them; AsyncHTTPClientTransport reads both"
+            translated.detail = failure.detail
         }
         if afterHead, urlError.code == .unknown {
             translated.kind = .connectionLost
             translated.detail = "the connection closed before the body was complete"
         }
         return translated
-    }
-
-    /// Whether FoundationNetworking gave up on a head it could not parse: its header callback refuses a line it
-    /// cannot decode, and libcurl reports that as a failed write.
-    private static func isUnreadableHead(_ error: URLError) -> Bool {
-        let text = error.userInfo[NSLocalizedDescriptionKey] as? String ?? error.localizedDescription
-        return text.contains("Failed writing header")
     }
 
     /// The transfer ended without a head and without an error.
