@@ -113,7 +113,7 @@ enum TransportErrorTranslation {
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
             return (.tlsFailure, "\(type(of: error))")
         // NIOHTTPCompression's error, matched by name: that module is AsyncHTTPClient's, not a dependency of ours.
-        case _ where String(reflecting: type(of: error)) == "NIOHTTPCompression.NIOHTTPDecompression.DecompressionError":
+        case _ where String(reflecting: type(of: error)).hasPrefix("NIOHTTPCompression.NIOHTTPDecompression."):
             // Sending again would inflate the same bytes: not transient.
             let detail =
                 "\(error)".contains("limit")
