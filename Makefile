@@ -1,5 +1,5 @@
 # Shortcuts for the commands the README names.
-.PHONY: build test demo bench bench-transports test-ahc compat readme ci clean lint format api api-baseline fuzz docs
+.PHONY: test-under-load build test demo bench bench-transports test-ahc compat readme ci clean lint format api api-baseline fuzz docs
 
 build:
 	swift build -Xswiftc -warnings-as-errors
@@ -18,6 +18,10 @@ bench-transports:
 
 test-ahc:
 	swift test --traits AsyncHTTPClient --disable-xctest
+
+# The built suite five times in a row (RUNS=n for another count) while two busy loops keep both cores at 100%.
+test-under-load:
+	bash .ci/under-load
 
 # Every trait at once: the AsyncHTTPClient transport, NetOpenAPI and the three observability bridges.
 test-traits:
