@@ -115,40 +115,22 @@ enum WholeBody {
 /// Waits for the next buffer of a response body, for at most a request's idle timeout.
 ///
 /// AsyncHTTPClient's own read timeout belongs to the client, not to a request, and its deadline ends at the head;
-/// so a request's ``TransportRequest/idleTimeout`` is kept here: the wait runs in a child task beside a timer, and
-/// when the timer wins, the wait is cancelled, which makes AsyncHTTPClient cancel the request and close its
-/// connection. Without an idle timeout the buffer is awaited directly: no task, no timer.
+/// so a request's ``TransportRequest/idleTimeout`` is kept here, with NetCore's ``DeadlineWait``: when the time runs
+/// out the wait is cancelled, which makes AsyncHTTPClient cancel the request and close its connection. Without an
+/// idle timeout the buffer is awaited directly: no task, no timer.
 enum BodyRead {
     /// The error of a body that stood still for the idle timeout; the transport says it as a
     /// ``TransportError/Kind/timedOut``.
     struct IdleTimeout: Error {}
 
-    /// The iterator, handed to the child task that waits on it and back.
-    private final class Box: @unchecked Sendable {
-        // Only one task touches it at a time: the child while it waits, the caller before and after.
-        var iterator: HTTPClientResponse.Body.AsyncIterator
-
-        init(_ iterator: HTTPClientResponse.Body.AsyncIterator) {
-            self.iterator = iterator
-        }
-    }
-
     static func next(_ iterator: inout HTTPClientResponse.Body.AsyncIterator, within idleTimeout: Duration?)
         async throws -> ByteBuffer?
     {
         guard let idleTimeout, idleTimeout > .zero else { return try await iterator.next() }
-        let box = Box(iterator)
-        defer { iterator = box.iterator }
-        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask { try await box.iterator.next() }
-            group.addTask {
-                try await Task.sleep(for: idleTimeout)
-                throw IdleTimeout()
-            }
-            defer { group.cancelAll() }
-            // The first to finish decides: a buffer (or the end), or the timer's error.
-            guard let first = try await group.next() else { return nil }
-            return first
+        do {
+            return try await DeadlineWait.next(&iterator, until: .now + idleTimeout)
+        } catch is DeadlineWait.Expired {
+            throw IdleTimeout()
         }
     }
 }

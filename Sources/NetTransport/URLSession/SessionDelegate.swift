@@ -71,7 +71,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         /// Runs `work` after the progress reported so far, off the work queue, when someone observes progress;
         /// at once otherwise.
         func inOrder(_ work: @escaping @Sendable () -> Void) {
-            if let observers { observers.async(execute: work) } else { work() }
+            SessionDelegate.run(work, after: observers)
         }
     }
 
@@ -299,65 +299,66 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         if refused { DispatchQueue.global().async { dataTask.cancel() } }
     }
 
+    /// Runs `work` on `observers` when a transfer has them (after the progress reported so far), at once otherwise.
+    private static func run(_ work: @escaping @Sendable () -> Void, after observers: DispatchQueue?) {
+        if let observers { observers.async(execute: work) } else { work() }
+    }
+
     /// What a chunk leads to, decided under the lock and done outside it.
     private enum ChunkStep {
         case stream(ResponseBody.Writer)
         case gathered
         /// The whole body grew past its limit: hand the response out now and stop the transfer.
-        case cut(CheckedContinuation<TransportResponse, any Error>?, TransportResponse, DispatchQueue?)
+        case cut(CheckedContinuation<TransportResponse, any Error>?, TransportResponse)
         case ignore
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let id = dataTask.taskIdentifier
-        let (step, progress): (ChunkStep, (NetworkProgress, Int64, Int64?, DispatchQueue?)?) = state.withLock {
-            state in
-            guard var transfer = state.transfers[id] else { return (.ignore, nil) }
-            if var challenged = transfer.challengedHead {
-                challenged.body.append(data.prefix(Self.challengedBodyLimit - challenged.body.count))
-                transfer.challengedHead = challenged
-                state.transfers[id] = transfer
-                return (.ignore, nil)
-            }
-            transfer.received += Int64(data.count)
-            let progress = transfer.progress.map { ($0, transfer.received, transfer.expected, transfer.observers) }
-            let step: ChunkStep
-            switch transfer.delivery {
-            case .streamed(let writer, _):
-                step = .stream(writer)
-            case .whole(_, _, true), .whole(_, nil, _):
-                step = .ignore
-            case .whole(let limits, let head?, false):
-                let limit = limits.limit(forStatus: head.head.statusCode)
-                // In place: the gathered body is the dictionary's only reference, so appending never copies it.
-                let room = limit + 1 - (state.gathered[id]?.count ?? 0)
-                state.gathered[id, default: Data()].append(data.prefix(max(0, room)))
-                if data.count < room {
-                    step = .gathered
-                } else {
-                    // Past the limit: the caller keeps no more, so neither does the transfer.
-                    transfer.delivery = .whole(limits, head: head, delivered: true)
-                    let body = state.gathered.removeValue(forKey: id) ?? Data()
-                    step = .cut(transfer.head, head.response(with: ResponseBody(data: body)), transfer.observers)
-                    transfer.head = nil
+        let (step, progress, observers): (ChunkStep, (NetworkProgress, Int64, Int64?)?, DispatchQueue?) =
+            state.withLock { state in
+                guard var transfer = state.transfers[id] else { return (.ignore, nil, nil) }
+                if var challenged = transfer.challengedHead {
+                    challenged.body.append(data.prefix(Self.challengedBodyLimit - challenged.body.count))
+                    transfer.challengedHead = challenged
+                    state.transfers[id] = transfer
+                    return (.ignore, nil, nil)
                 }
+                transfer.received += Int64(data.count)
+                let progress = transfer.progress.map { ($0, transfer.received, transfer.expected) }
+                let step: ChunkStep
+                switch transfer.delivery {
+                case .streamed(let writer, _):
+                    step = .stream(writer)
+                case .whole(_, _, true), .whole(_, nil, _):
+                    step = .ignore
+                case .whole(let limits, let head?, false):
+                    let limit = limits.limit(forStatus: head.head.statusCode)
+                    // In place: the gathered body is the dictionary's only reference, so appending never copies it.
+                    let room = limit + 1 - (state.gathered[id]?.count ?? 0)
+                    state.gathered[id, default: Data()].append(data.prefix(max(0, room)))
+                    if data.count < room {
+                        step = .gathered
+                    } else {
+                        // Past the limit: the caller keeps no more, so neither does the transfer.
+                        transfer.delivery = .whole(limits, head: head, delivered: true)
+                        let body = state.gathered.removeValue(forKey: id) ?? Data()
+                        step = .cut(transfer.head, head.response(with: ResponseBody(data: body)))
+                        transfer.head = nil
+                    }
+                }
+                state.transfers[id] = transfer
+                return (step, progress, transfer.observers)
             }
-            state.transfers[id] = transfer
-            return (step, progress)
-        }
         // Outside the lock: handing a chunk over may resume the consumer, and a refusal cancels the task.
-        if let (progress, received, expected, observers) = progress {
-            observers?.async { progress.reportReceived(received, of: expected) }
+        if let (progress, received, expected) = progress {
+            Self.run({ progress.reportReceived(received, of: expected) }, after: observers)
         }
         switch step {
         case .stream(let writer):
             writer.yield(data)
-        case .cut(let waiter, let response, let observers):
-            if let observers {
-                observers.async { waiter?.resume(returning: response) }
-            } else {
-                waiter?.resume(returning: response)
-            }
+        case .cut(let waiter, let response):
+            Self.run({ waiter?.resume(returning: response) }, after: observers)
             // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
             DispatchQueue.global().async { dataTask.cancel() }
         case .gathered, .ignore:

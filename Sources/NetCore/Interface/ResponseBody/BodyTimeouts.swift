@@ -25,13 +25,7 @@ package struct BodyTimeouts: Sendable {
     /// When to look again, given the last byte's arrival: the deadline or the end of the idle wait, whichever
     /// comes first.
     package func nextCheck(lastActivity: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        let idleEnd = idle.map { lastActivity + $0 }
-        switch (deadline, idleEnd) {
-        case (let deadline?, let idleEnd?): return min(deadline, idleEnd)
-        case (let deadline?, nil): return deadline
-        case (nil, let idleEnd?): return idleEnd
-        case (nil, nil): return nil
-        }
+        [deadline, idle.map { lastActivity + $0 }].compactMap { $0 }.min()
     }
 
     /// The error for a body that has run out of time at `now`, or `nil` while it has not.

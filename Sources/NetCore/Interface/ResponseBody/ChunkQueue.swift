@@ -98,7 +98,9 @@ package final class ChunkQueue: Sendable {
         guard !chunk.isEmpty else { return true }
         enum Outcome {
             case delivered(CheckedContinuation<Data?, any Error>)
-            case buffered, refused, overflow
+            case buffered, refused
+            /// Past the limit: the body failed; `onOver` is the action that waited for the end.
+            case overflow(onOver: (@Sendable () -> Void)?)
         }
         let outcome: Outcome = state.withLock { state in
             guard state.end == nil, !state.abandoned else { return .refused }
@@ -120,10 +122,9 @@ package final class ChunkQueue: Sendable {
             } catch {
                 state.discard()
                 state.end = .failure(error)
-                return .overflow
+                return .overflow(onOver: state.takeOnOver())
             }
         }
-        if case .overflow = outcome { state.withLock { $0.takeOnOver() }?() }
         switch outcome {
         case .delivered(let waiter):
             waiter.resume(returning: chunk)
@@ -132,7 +133,8 @@ package final class ChunkQueue: Sendable {
             return true
         case .refused:
             return false
-        case .overflow:
+        case .overflow(let onOver):
+            onOver?()
             onAbandon()
             return false
         }
