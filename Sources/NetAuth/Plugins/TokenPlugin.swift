@@ -26,6 +26,15 @@ public struct TokenPlugin: Plugin {
         self.token = token
     }
 
+    /// The header or query item the token goes in: a credential, kept to the engine's ``NetCore/CredentialScope``
+    /// and hidden in logs.
+    public var credentialFields: CredentialFields {
+        switch placement {
+        case .header(let name, _): .header(name)
+        case .queryItem(let name): .queryItem(PercentEncoding.encodeComponent(name))
+        }
+    }
+
     /// Adds the token to each attempt.
     /// - Throws: `NetworkError.invalidHeader(name:)` for a header token with CR, LF or NUL.
     public func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {

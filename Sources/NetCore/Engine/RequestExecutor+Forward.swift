@@ -38,6 +38,7 @@ extension RequestExecutor {
         request.wholeBody = nil
         let state = RequestState(isStreaming: true)
         let plugins = pluginList(adding: [])
+        declareCredentials(in: &request, plugins: plugins)
         let policy = options.retryPolicy ?? defaultRetryPolicy
         let mayRepeat =
             request.isReplayable

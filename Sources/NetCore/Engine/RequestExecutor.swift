@@ -77,6 +77,13 @@ public struct RequestExecutor: Sendable {
     /// The retry policy of requests that keep ``Endpoint``'s default `retryPolicy`; `nil` (the default): no
     /// retries. A request that implements `retryPolicy` keeps its own (`RetryPolicy()` included).
     public var defaultRetryPolicy: RetryPolicy?
+    /// Header fields and query items of your own that carry a credential (an API key in ``RequestBuilder/defaultHeaders``,
+    /// a signature in the query), besides ``CredentialFields/standard`` and what plugins declare: they go only where
+    /// ``credentialScope`` allows, never across a redirect to another origin, and logs hide them. None by default.
+    public var credentialFields = CredentialFields.none
+    /// The origins requests may carry the engine's credentials to; by default the base URL's alone (see
+    /// ``CredentialScope``).
+    public var credentialScope = CredentialScope.baseURLOrigin
     /// How the caller sees the errors the engine ends with (a facade may speak other types).
     package var presentation = ErrorPresentation.native
 
@@ -196,7 +203,7 @@ public struct RequestExecutor: Sendable {
         credentials: any CredentialProvider,
         measures: Bool
     ) async throws -> (value: Request.Response, received: ReceivedResponse, metrics: RequestMetrics?) {
-        let built: TransportRequest
+        var built: TransportRequest
         do {
             built = try builder.makeRequest(request, baseURL: baseURL)
         } catch {
@@ -204,6 +211,7 @@ public struct RequestExecutor: Sendable {
         }
         let state = RequestState(isStreaming: false)
         let plugins = pluginList(adding: request.plugins)
+        declareCredentials(in: &built, plugins: plugins)
         let mayRepeat =
             request.allowsRetry && built.isReplayable
             && RetryPolicy.allowsRepeating(
@@ -280,6 +288,7 @@ public struct RequestExecutor: Sendable {
         built.progress = nil
         let state = RequestState(isStreaming: true)
         let plugins = pluginList(adding: request.plugins)
+        declareCredentials(in: &built, plugins: plugins)
         let timeout = request.timeout ?? defaultTimeout
         let road = stages(
             state: state,
@@ -344,6 +353,13 @@ public struct RequestExecutor: Sendable {
             transport: transport,
             state: state
         )
+    }
+
+    /// Marks the fields of `request` that carry a credential: the standard ones, the engine's and the plugins'.
+    func declareCredentials(in request: inout TransportRequest, plugins: PluginList) {
+        var fields = request.credentialFields.union(credentialFields)
+        if !plugins.credentialFields.isEmpty { fields.formUnion(plugins.credentialFields) }
+        request.credentialFields = fields
     }
 
     /// Ends a failed request: the caller's error, progress, and the plugins' `wasCancelled` / `didFinish`.

@@ -29,6 +29,11 @@ public struct TransportRequest: Sendable {
     /// that plugins, logs, metrics and traces can tell operations apart without parsing paths; `nil` for a request
     /// that names none. Transports ignore it: it is never sent.
     public var operationID: String?
+    /// The fields of this request that carry a credential: ``CredentialFields/standard`` unless the engine adds the
+    /// ones its plugins and settings declare. What a redirect to another origin may carry, how the cache and the
+    /// coalescer tell callers apart, and what logs and cURL lines hide follow from it; a transport that records or
+    /// prints requests should hide these too.
+    public var credentialFields: CredentialFields = .standard
     /// Whether the engine's ``CookieJar`` decides this request's `Cookie` header and keeps its response's
     /// `Set-Cookie`: a transport with a cookie store of its own (URLSession's) then leaves it out.
     package var cookiesFromJar = false

@@ -29,6 +29,11 @@ public protocol Plugin: Sendable {
     /// Where the plugin runs among the others: higher first. Defaults to ``PluginPriority/normal``.
     var priority: PluginPriority { get }
 
+    /// The header fields and query items this plugin sets that carry a credential (an API key, a signature): they go
+    /// only to the origins the engine's ``CredentialScope`` allows, never across a redirect to another origin, and
+    /// logs hide them. ``CredentialFields/none`` by default.
+    var credentialFields: CredentialFields { get }
+
     /// Rewrites the request before its first attempt (a different URL, a signature, extra headers), or throws to
     /// fail the request before anything is sent.
     func prepare(_ request: TransportRequest, context: PluginContext) async throws -> TransportRequest
@@ -57,6 +62,8 @@ public protocol Plugin: Sendable {
 extension Plugin {
     /// ``PluginPriority/normal``.
     public var priority: PluginPriority { .normal }
+    /// ``CredentialFields/none``: the plugin sets no credential.
+    public var credentialFields: CredentialFields { .none }
     /// Leaves the request as it is.
     public func prepare(_ request: TransportRequest, context: PluginContext) async throws -> TransportRequest {
         request

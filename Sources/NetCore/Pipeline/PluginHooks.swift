@@ -40,6 +40,8 @@ package struct PluginList: Sendable {
     private let hooks: [PluginHooks]
     /// Every hook some plugin takes part in.
     package let union: PluginHooks
+    /// The credential fields the plugins declare, together.
+    package let credentialFields: CredentialFields
 
     /// No plugins.
     package static let empty = PluginList(ordered: [])
@@ -54,6 +56,7 @@ package struct PluginList: Sendable {
             return hooks
         }
         self.union = union
+        self.credentialFields = plugins.reduce(into: CredentialFields.none) { $0.formUnion($1.credentialFields) }
     }
 
     /// Whether some plugin takes part in `hook`.
