@@ -21,8 +21,8 @@ import NIOHTTP1
 /// returns at the response head and streams the body with backpressure too (a consumer that stops reading holds
 /// the connection, and memory stays flat), or, for a caller that collects the body whole
 /// (``NetCore/TransportRequest/wholeBody``), hands it over complete in one piece; it cancels the request when the
-/// calling task is cancelled or the consumer drops the body; it follows redirects, carrying no credential to
-/// another origin (``NetCore/RedirectPolicy``); it speaks HTTP/1.1, and HTTP/2 over TLS where the server offers it.
+/// calling task is cancelled or the consumer drops the body; it hands every redirect back to the engine, which
+/// decides each hop (``NetCore/RedirectPolicy``); it speaks HTTP/1.1, and HTTP/2 over TLS where the server offers it.
 ///
 /// Timeouts, to the millisecond: ``NetCore/TransportRequest/idleTimeout`` bounds the wait for the response head,
 /// counted from the start for a request whose body is in memory, and from the last body byte handed over for a
@@ -42,18 +42,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public let client: HTTPClient
     /// Set when the transport created the client: it is shut down when the last user is gone.
     private let owned: OwnedClient?
-    /// How many redirects the transport follows itself; `nil` when the client follows them (a client passed in).
-    private let redirectLimit: Int?
 
     /// The configuration of a client the transport creates: a 10 s connect timeout, a 60 s read timeout
     /// (URLSession's default idle timeout), gzip and deflate bodies decoded up to ``defaultDecompressionRatio`` times
     /// the bytes received (NetKit's response size limits apply to the decoded bytes), HTTP/2 where TLS negotiates it, no retry of refused connections inside the client
-    /// (NetKit's `RetryPolicy` decides about retries), and redirects followed (at most 10, no cycles) for a client
-    /// you create from it; the transport's own client leaves redirects to the transport (see
-    /// ``init(configuration:redirectLimit:eventLoopGroup:)``).
+    /// (NetKit's `RetryPolicy` decides about retries), and no redirect followed inside the client (NetKit's engine
+    /// decides each hop, ``NetCore/RedirectPolicy``).
     public static var defaultConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: 10, allowCycles: false),
+            redirectConfiguration: .disallow,
             timeout: HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(60)),
             decompression: .enabled(limit: .ratio(defaultDecompressionRatio))
         )
@@ -73,32 +70,28 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Creates a transport with a client of its own, which it shuts down once the transport (every copy) and every
     /// response body it returned are gone, or when you call ``shutdown()``.
     ///
-    /// The transport follows redirects itself, whatever `configuration.redirectConfiguration` says: at most
-    /// `redirectLimit` of them (0 hands every 3xx back), no cycles, and `Authorization`, `Proxy-Authorization` and
-    /// `Cookie` stay with the origin they were meant for (``NetCore/RedirectPolicy``), so the same rule decides as on
-    /// every NetKit transport.
+    /// The client never follows a redirect, whatever `configuration.redirectConfiguration` says: every `3xx` goes
+    /// back to NetKit's engine, which decides each hop the same on every transport (``NetCore/RedirectPolicy``).
     public init(
         configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.defaultConfiguration,
-        redirectLimit: Int = 10,
         eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup
     ) {
         var configuration = configuration
-        // Not followed inside the client: it would also keep a visited-URL set for every request.
         configuration.redirectConfiguration = .disallow
         let client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
         self.client = client
         self.owned = OwnedClient(client)
-        self.redirectLimit = max(0, redirectLimit)
     }
 
     /// Creates a transport on your client, which keeps its configuration and which the transport never shuts down.
     ///
-    /// Redirects are followed as `client`'s configuration says; AsyncHTTPClient itself drops `Authorization`,
-    /// `Proxy-Authorization` and `Cookie` on a redirect to another origin, as ``NetCore/RedirectPolicy`` does.
+    /// Create the client with `redirectConfiguration: .disallow`: NetKit's engine decides every hop
+    /// (``NetCore/RedirectPolicy``). A client that follows a redirect itself fails the request with
+    /// ``NetCore/TransportError/Kind/tooManyRedirects`` and a detail that says so, since its hops would have skipped
+    /// the engine's credential, cookie and cache rules.
     public init(client: HTTPClient) {
         self.client = client
         self.owned = nil
-        self.redirectLimit = nil
     }
 
     /// Shuts the transport's own client down now, failing requests still running; does nothing for a client you
@@ -125,25 +118,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         var outgoing = HTTPClientRequest(url: HeadConversion.urlString(of: head))
         outgoing.method = HeadConversion.method(head.method)
         outgoing.headers = HeadConversion.headers(of: head.headerFields)
-        var upload = try Self.attachBody(request.body, progress: request.progress, to: &outgoing)
+        let upload = try Self.attachBody(request.body, progress: request.progress, to: &outgoing)
         // Counted from now for a body in memory; a streamed body's idle timer starts with the body instead.
         let deadline = upload == nil ? Self.deadline(after: request.idleTimeout) : .distantFuture
 
-        var response: HTTPClientResponse
-        var redirectedURL: URL?
+        let response: HTTPClientResponse
         do {
             response = try await execute(
                 outgoing, deadline: deadline, idleTimeout: request.idleTimeout, upload: upload,
                 authority: head.authority)
-            if let redirectLimit, redirectLimit > 0, Self.mayRedirect(response.status) {
-                (response, redirectedURL) = try await followRedirects(
-                    from: response, of: request, outgoing: &outgoing, upload: &upload, deadline: deadline,
-                    limit: redirectLimit
-                )
-            } else if redirectLimit == nil, response.history.count > 1 {
-                // The client followed redirects; `url` parses the last one again, so only then.
-                redirectedURL = response.url
-            }
         } catch {
             // No head, so the transfer is over: the caller must find the body's files closed.
             upload?.close()
@@ -152,6 +135,14 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 error, phase: .beforeHead, host: HeadConversion.host(ofAuthority: head.authority),
                 taskIsCancelled: Task.isCancelled
             )
+        }
+        if response.history.count > 1 {
+            // A client passed in that follows redirects itself: its hops skipped the engine's rules. Said loudly.
+            upload?.close()
+            throw TransportError(
+                .tooManyRedirects, host: HeadConversion.host(ofAuthority: head.authority),
+                detail: "the HTTPClient given to AsyncHTTPClientTransport(client:) followed a redirect itself; "
+                    + "create it with redirectConfiguration: .disallow so that NetKit decides each hop")
         }
         let headReceivedAt = ContinuousClock.now
         let responseHead = HeadConversion.responseHead(status: response.status, headers: response.headers)
@@ -163,7 +154,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 // The body cannot fit: the caller refuses the head, and dropping the body cancels the transfer.
                 upload?.close()
                 return TransportResponse(
-                    head: responseHead, body: .empty, url: redirectedURL, headReceivedAt: headReceivedAt)
+                    head: responseHead, body: .empty, headReceivedAt: headReceivedAt)
             }
             let data: Data
             do {
@@ -181,7 +172,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             }
             upload?.close()
             return TransportResponse(
-                head: responseHead, body: ResponseBody(data: data), url: redirectedURL, headReceivedAt: headReceivedAt)
+                head: responseHead, body: ResponseBody(data: data), headReceivedAt: headReceivedAt)
         }
 
         let chunks = ResponseChunks(
@@ -191,7 +182,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         // Dropping AsyncHTTPClient's body (or its iterator) early cancels the request; the upload, if the server
         // answered before reading all of it, is closed as well.
         let body = if let upload { ResponseBody(chunks, onAbandon: { upload.close() }) } else { ResponseBody(chunks) }
-        return TransportResponse(head: responseHead, body: body, url: redirectedURL, headReceivedAt: headReceivedAt)
+        return TransportResponse(head: responseHead, body: body, headReceivedAt: headReceivedAt)
     }
 
     /// Sets `outgoing`'s body; returns the pump of a body streamed piece by piece.
@@ -241,88 +232,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 )
             }
             return response
-        }
-    }
-
-    /// Whether a response with `status` may be a redirect the transport follows.
-    private static func mayRedirect(_ status: HTTPResponseStatus) -> Bool {
-        switch status.code {
-        case 301, 302, 303, 307, 308: true
-        default: false
-        }
-    }
-
-    /// Follows the redirects `first` starts, at most `limit` of them and never to a URL already visited; returns the
-    /// last response and its URL (`nil` when none was followed).
-    ///
-    /// Credentials go only to the origin of the request (``NetCore/RedirectPolicy``); `303`, and `301`/`302` after a
-    /// `POST`, turn the request into a body-less `GET`; a streamed body is read again from its start, and one that
-    /// cannot be (a one-shot stream) makes the 3xx the answer, as AsyncHTTPClient does. A redirect's own body is
-    /// drained while it is small, so that its connection can serve the next request.
-    private func followRedirects(
-        from first: HTTPClientResponse,
-        of request: TransportRequest,
-        outgoing: inout HTTPClientRequest,
-        upload: inout UploadPump?,
-        deadline: NIODeadline,
-        limit: Int
-    ) async throws -> (HTTPClientResponse, URL?) {
-        guard let origin = URL(string: outgoing.url) else { return (first, nil) }
-        var response = first
-        var current = origin
-        var redirectedURL: URL?
-        var visited: Set<String> = [origin.absoluteString]
-        var fields = request.head.headerFields
-        var method = request.head.method
-        let authority = request.head.authority
-        while let target = HeadConversion.redirectTarget(
-            status: response.status, headers: response.headers, from: current)
-        {
-            guard visited.count <= limit else {
-                throw TransportError(
-                    .tooManyRedirects, host: HeadConversion.host(ofAuthority: authority),
-                    detail: "more than \(limit) redirects")
-            }
-            guard visited.insert(target.absoluteString).inserted else {
-                throw TransportError(
-                    .tooManyRedirects, host: HeadConversion.host(ofAuthority: authority), detail: "a redirect cycle")
-            }
-            let (nextMethod, dropsBody) = HeadConversion.redirectedMethod(method, status: Int(response.status.code))
-            if dropsBody {
-                upload?.close()
-                upload = nil
-                outgoing.body = nil
-                fields.removeValues(for: "Content-Type")
-            } else if upload != nil {
-                guard let source = request.body, source.isReplayable else { return (response, redirectedURL) }
-                upload?.close()
-                let pump = try UploadPump.make(for: source, progress: request.progress)
-                outgoing.body = .stream(UploadPieces(pump: pump), length: pump.length.map { .known($0) } ?? .unknown)
-                upload = pump
-            }
-            if !RedirectPolicy.keepsCredentials(from: origin, to: target) {
-                fields = RedirectPolicy.removingCredentials(from: fields)
-            }
-            method = nextMethod
-            outgoing.url = target.absoluteString
-            outgoing.method = HeadConversion.method(method)
-            outgoing.headers = HeadConversion.headers(of: fields)
-            await Self.discard(response.body)
-            response = try await execute(
-                outgoing, deadline: deadline, idleTimeout: request.idleTimeout, upload: upload, authority: authority)
-            current = target
-            redirectedURL = target
-        }
-        return (response, redirectedURL)
-    }
-
-    /// Reads and drops a redirect's body while it stays small (so its connection can be used again); a larger
-    /// one is cut off, which closes its connection.
-    private static func discard(_ body: HTTPClientResponse.Body) async {
-        var iterator = body.makeAsyncIterator()
-        var drained = 0
-        while drained < 64 * 1024, let buffer = try? await iterator.next() {
-            drained += buffer.readableBytes
         }
     }
 

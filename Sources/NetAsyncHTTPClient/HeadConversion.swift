@@ -78,34 +78,6 @@ enum HeadConversion {
         )
     }
 
-    /// Where a redirect response sends the request: the `Location` of a 301, 302, 303, 307 or 308, resolved
-    /// against `current`; `nil` for any other response, or a target that is not `http` or `https` (the 3xx is
-    /// then the answer, as AsyncHTTPClient does).
-    static func redirectTarget(status: HTTPResponseStatus, headers: HTTPHeaders, from current: URL) -> URL? {
-        switch status.code {
-        case 301, 302, 303, 307, 308: break
-        default: return nil
-        }
-        guard let location = headers.first(name: "Location"), !location.isEmpty,
-            let target = URL(string: location, relativeTo: current)?.absoluteURL,
-            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            target.host?.isEmpty == false
-        else { return nil }
-        return target
-    }
-
-    /// How a redirect with `status` changes the method: `303` turns all but `HEAD` into a body-less `GET`, and
-    /// `301` and `302` do so for `POST` (the Fetch standard, as browsers and AsyncHTTPClient do); the others keep
-    /// method and body. Returns the method to use and whether the body goes.
-    static func redirectedMethod(_ method: NetCore.HTTPMethod, status: Int) -> (
-        method: NetCore.HTTPMethod, dropsBody: Bool
-    ) {
-        if (status == 303 && method != .head) || ((status == 301 || status == 302) && method == .post) {
-            return (.get, true)
-        }
-        return (method, false)
-    }
-
     /// The host of an authority, for error messages; computed only when something failed.
     static func host(ofAuthority authority: String) -> String {
         NetCore.HTTPRequestHead.host(ofAuthority: authority)

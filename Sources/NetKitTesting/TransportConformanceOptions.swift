@@ -1,8 +1,5 @@
 /// How strictly ``TransportConformance`` judges a transport, and how hard it pushes it.
 public struct TransportConformanceOptions: Sendable {
-    /// Whether the transport follows redirects (then credentials must not follow one to another origin); when
-    /// `false` it must hand the 3xx response back instead. `true` by default, as NetKit's transports do.
-    public var followsRedirects: Bool
     /// Whether failures must be `TransportError`s of the kind that fits (`TransportError.Kind.connectionLost`
     /// for a body cut short, `TransportError.Kind.cannotConnect` for a refused connection,
     /// `TransportError.Kind.timedOut` for an idle timeout), as the retry rules read them; when `false`,
@@ -16,12 +13,10 @@ public struct TransportConformanceOptions: Sendable {
 
     /// Creates options; the defaults are what NetKit's own transports are held to.
     public init(
-        followsRedirects: Bool = true,
         requiresTransportErrorKinds: Bool = true,
         largeBodyBytes: Int = 32 << 20,
         timeLimit: Duration = .seconds(30)
     ) {
-        self.followsRedirects = followsRedirects
         self.requiresTransportErrorKinds = requiresTransportErrorKinds
         self.largeBodyBytes = max(1, largeBodyBytes)
         self.timeLimit = timeLimit

@@ -92,39 +92,6 @@ struct HeadConversionTests {
         #expect(HeadConversion.host(ofAuthority: "api.example.com") == "api.example.com")
     }
 
-    @Test("a redirect's target is its Location resolved against the current URL; other answers have none")
-    func redirectTargets() throws {
-        let current = try #require(URL(string: "http://127.0.0.1:8080/a/b?x=1"))
-        func target(_ status: HTTPResponseStatus, _ location: String?) -> String? {
-            let headers = location.map { HTTPHeaders([("Location", $0)]) } ?? HTTPHeaders()
-            return HeadConversion.redirectTarget(status: status, headers: headers, from: current)?.absoluteString
-        }
-        #expect(target(.found, "/landing") == "http://127.0.0.1:8080/landing")
-        #expect(target(.seeOther, "c?y=2") == "http://127.0.0.1:8080/a/c?y=2")
-        #expect(target(.movedPermanently, "https://localhost/x") == "https://localhost/x")
-        #expect(target(.temporaryRedirect, "//localhost:9/y") == "http://localhost:9/y")
-        #expect(target(.permanentRedirect, "/p") == "http://127.0.0.1:8080/p")
-        #expect(target(.ok, "/landing") == nil)
-        #expect(target(.notModified, "/landing") == nil)
-        #expect(target(.multipleChoices, "/landing") == nil)
-        #expect(target(.found, nil) == nil)
-        #expect(target(.found, "") == nil)
-        #expect(target(.found, "ftp://localhost/file") == nil)
-    }
-
-    @Test("303 turns all but HEAD into a body-less GET, 301 and 302 only a POST; 307 and 308 keep everything")
-    func redirectedMethods() {
-        #expect(HeadConversion.redirectedMethod(.post, status: 303) == (.get, true))
-        #expect(HeadConversion.redirectedMethod(.put, status: 303) == (.get, true))
-        #expect(HeadConversion.redirectedMethod(.head, status: 303) == (.head, false))
-        #expect(HeadConversion.redirectedMethod(.post, status: 302) == (.get, true))
-        #expect(HeadConversion.redirectedMethod(.post, status: 301) == (.get, true))
-        #expect(HeadConversion.redirectedMethod(.put, status: 302) == (.put, false))
-        #expect(HeadConversion.redirectedMethod(.post, status: 307) == (.post, false))
-        #expect(HeadConversion.redirectedMethod(.post, status: 308) == (.post, false))
-        #expect(HeadConversion.redirectedMethod(.get, status: 301) == (.get, false))
-    }
-
     @Test("an idle timeout becomes a deadline that far ahead; none for nil, zero, negative or beyond reach")
     func deadlines() {
         let before = NIODeadline.now()

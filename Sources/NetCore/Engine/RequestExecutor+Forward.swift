@@ -17,6 +17,9 @@ extension RequestExecutor {
         /// Whether the request may be repeated although its method is not idempotent (a `POST` the API declares
         /// safe to repeat).
         package var isIdempotent = false
+        /// The base URL whose origin the engine's credentials are for (``RequestExecutor/credentialScope``); `nil`:
+        /// the request's own origin.
+        package var baseURL: URL?
 
         package init() {}
     }
@@ -56,7 +59,14 @@ extension RequestExecutor {
             allowsRenewal: true,
             errorDecoder: CallerIsolated<((Data) -> (any Error)?)?>(nil),
             errorModel: nil,
-            body: .handOver
+            body: .handOver,
+            // The request comes built by its caller for its own target: every field of it is its own.
+            credentialGuard: credentialScope.allowsAnyOrigin
+                ? .open
+                : CredentialGuard(
+                    for: request, scope: credentialScope,
+                    base: options.baseURL.flatMap(HTTPOrigin.init) ?? HTTPOrigin(request.head),
+                    ownFieldNames: { _ in true })
         )
         let exchange: Exchange
         do {

@@ -7,7 +7,7 @@ import Foundation
 /// The transport-agnostic engine: build → one chain of stages → decode.
 ///
 /// ```
-/// Endpoint ─build─▶ deadline ▶ prepare ▶ retry ▶ held line ▶ credential ▶ status check ▶ plugins ▶ cookies ▶ cache ▶ coalesce ▶ body ▶ transport
+/// Endpoint ─build─▶ deadline ▶ prepare ▶ retry ▶ held line ▶ redirects ▶ credential ▶ status check ▶ plugins ▶ credential scope ▶ cookies ▶ cache ▶ coalesce ▶ body ▶ transport
 /// ```
 ///
 /// Every request takes the same road: `send` collects and decodes the body, `stream` (NetStreaming) hands it
@@ -84,6 +84,10 @@ public struct RequestExecutor: Sendable {
     /// The origins requests may carry the engine's credentials to; by default the base URL's alone (see
     /// ``CredentialScope``).
     public var credentialScope = CredentialScope.baseURLOrigin
+    /// How redirects are followed: each hop decided by the engine, the same on every transport (see
+    /// ``RedirectPolicy``). Up to 10 hops, never `https` to `http`, nothing but ``RedirectPolicy/crossOriginFields``
+    /// to another origin, by default.
+    public var redirectPolicy = RedirectPolicy.default
     /// How the caller sees the errors the engine ends with (a facade may speak other types).
     package var presentation = ErrorPresentation.native
 
@@ -212,6 +216,7 @@ public struct RequestExecutor: Sendable {
         let state = RequestState(isStreaming: false)
         let plugins = pluginList(adding: request.plugins)
         declareCredentials(in: &built, plugins: plugins)
+        let credentialGuard = self.credentialGuard(for: built, baseURL: baseURL, ownFields: request)
         let mayRepeat =
             request.allowsRetry && built.isReplayable
             && RetryPolicy.allowsRepeating(
@@ -228,7 +233,8 @@ public struct RequestExecutor: Sendable {
             allowsRenewal: request.allowsRetry,
             errorDecoder: CallerIsolated(request.errorDecoder),
             errorModel: serverErrorDecoding(for: request),
-            body: .collect(responseLimit: responseLimit, errorLimit: errorPayloadLimit)
+            body: .collect(responseLimit: responseLimit, errorLimit: errorPayloadLimit),
+            credentialGuard: credentialGuard
         )
         do {
             let exchange = try await road.run(built)
@@ -289,6 +295,7 @@ public struct RequestExecutor: Sendable {
         let state = RequestState(isStreaming: true)
         let plugins = pluginList(adding: request.plugins)
         declareCredentials(in: &built, plugins: plugins)
+        let credentialGuard = self.credentialGuard(for: built, baseURL: baseURL, ownFields: request)
         let timeout = request.timeout ?? defaultTimeout
         let road = stages(
             state: state,
@@ -299,7 +306,8 @@ public struct RequestExecutor: Sendable {
             allowsRenewal: request.allowsRetry,
             errorDecoder: CallerIsolated(request.errorDecoder),
             errorModel: serverErrorDecoding(for: request),
-            body: .stream(errorLimit: errorPayloadLimit)
+            body: .stream(errorLimit: errorPayloadLimit),
+            credentialGuard: credentialGuard
         )
         do {
             let exchange = try await road.run(built)
@@ -329,7 +337,8 @@ public struct RequestExecutor: Sendable {
         allowsRenewal: Bool,
         errorDecoder: CallerIsolated<((Data) -> (any Error)?)?>,
         errorModel: ServerErrorDecoding?,
-        body: BodyStage.Mode
+        body: BodyStage.Mode,
+        credentialGuard: CredentialGuard
     ) -> Road {
         var retry: RetryStage?
         if let retryPolicy, retryPolicy.maxRetryCount > 0 {
@@ -338,14 +347,19 @@ public struct RequestExecutor: Sendable {
         }
         // The cache and coalescing are `send`'s: a stream's body is the caller's to read, once.
         let collects = if case .collect = body { true } else { false }
+        let statusCheck = StatusCheckStage(errorDecoder: errorDecoder, errorModel: errorModel)
         return Road(
             deadline: timeout.map { DeadlineStage(deadline: state.start + $0) },
             preparation: plugins.any(.prepare) ? PreparationStage(plugins: plugins, state: state) : nil,
             retry: retry,
             line: line,
-            credential: CredentialStage(credentials: credentials, allowsRenewal: allowsRenewal, state: state),
-            statusCheck: StatusCheckStage(errorDecoder: errorDecoder, errorModel: errorModel),
+            redirect: redirectPolicy.followsRedirects
+                ? RedirectStage(policy: redirectPolicy, state: state, statusCheck: statusCheck) : nil,
+            credential: CredentialStage(
+                credentials: credentials, allowsRenewal: allowsRenewal, state: state, credentialGuard: credentialGuard),
+            statusCheck: statusCheck,
             attempt: PluginAttemptStage(plugins: plugins, state: state),
+            credentialGuard: credentialGuard,
             cookies: cookieJar.map(CookieStage.init),
             cache: collects ? responseCache.map { CacheStage(cache: $0, state: state) } : nil,
             coalesce: collects ? coalescer.map { CoalescingStage(coalescer: $0, state: state) } : nil,
@@ -360,6 +374,19 @@ public struct RequestExecutor: Sendable {
         var fields = request.credentialFields.union(credentialFields)
         if !plugins.credentialFields.isEmpty { fields.formUnion(plugins.credentialFields) }
         request.credentialFields = fields
+    }
+
+    /// The guard that keeps `request`'s credentials to the origins ``credentialScope`` allows for `baseURL`;
+    /// `ownFields` is the endpoint, whose own `headers` and `headerFields` may go to its own origin.
+    func credentialGuard<Request: Endpoint>(for request: TransportRequest, baseURL: URL, ownFields endpoint: Request)
+        -> CredentialGuard
+    {
+        guard !credentialScope.allowsAnyOrigin else { return .open }
+        return CredentialGuard(for: request, scope: credentialScope, base: HTTPOrigin(baseURL)) { name in
+            // Read only for a request outside the scope, and only for its credential fields.
+            endpoint.headers?.keys.contains { HeaderValidation.namesMatch($0, name) } == true
+                || (try? endpoint.headerFields)?.contains(name) == true
+        }
     }
 
     /// Ends a failed request: the caller's error, progress, and the plugins' `wasCancelled` / `didFinish`.

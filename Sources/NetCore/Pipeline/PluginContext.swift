@@ -10,6 +10,9 @@ public struct PluginContext: Sendable {
         case refreshedCredential
         /// A plugin's `verify` asked for another attempt.
         case requestedByPlugin
+        /// The previous attempt was answered with a redirect of this status, which the engine follows: this
+        /// attempt goes to its `Location` (see ``RedirectPolicy``).
+        case redirected(status: Int)
     }
 
     /// A number unique to the request within the process, for correlating log lines.

@@ -12,7 +12,7 @@ package protocol RequestStage: Sendable {
 /// The stages of one request around the transport, outermost first: the one road `send` and `stream` take.
 ///
 /// ```
-/// deadline ▶ prepare ▶ retry ▶ held line ▶ credential ▶ [status check] ▶ plugins ▶ cookies ▶ cache ▶ coalesce ▶ [body] ▶ transport
+/// deadline ▶ prepare ▶ retry ▶ held line ▶ redirects ▶ credential ▶ [status check] ▶ plugins ▶ [credential scope] ▶ cookies ▶ cache ▶ coalesce ▶ [body] ▶ transport
 /// ```
 ///
 /// The road is a fixed sequence whose optional stages are absent rather than a list of stages: each stage calls the
@@ -29,12 +29,16 @@ package struct Road: Sendable {
     package var retry: RetryStage?
     /// Requests wait here while it is held (a refresh, a migration), before the credential is read.
     package var line: HoldTheLine?
+    /// Follows redirects, each hop through every stage after it.
+    package var redirect: RedirectStage? = nil
     /// The credential, renewed on 401.
     package var credential: CredentialStage
     /// A status that is not 2xx becomes an error.
     package var statusCheck: StatusCheckStage
     /// The plugins' per-attempt hooks (and the attempt count).
     package var attempt: PluginAttemptStage
+    /// Keeps each hop's credentials to the origins they were given for.
+    package var credentialGuard: CredentialGuard = .open
     /// Sends the cookie jar's cookies and keeps those responses set.
     package var cookies: CookieStage? = nil
     /// Answers and revalidates from the response cache, and stores what may be stored.
@@ -49,7 +53,8 @@ package struct Road: Sendable {
     package let state: RequestState
 
     private enum Step {
-        case deadline, preparation, retry, line, credential, statusCheck, attempt, cookies, cache, coalesce, body
+        case deadline, preparation, retry, line, redirect, credential, statusCheck, attempt, credentialScope, cookies
+        case cache, coalesce, body
     }
 
     /// Sends `request` down the road, on the generic executor (the caller may be an actor, such as the main
@@ -74,6 +79,9 @@ package struct Road: Sendable {
         case .line:
             if let line { try await line.waitUntilOpen() }
             fallthrough
+        case .redirect:
+            if let redirect { return try await redirect.run(request) { try await self.run($0, from: .credential) } }
+            fallthrough
         case .credential:
             if !credential.passes(request) {
                 return try await credential.run(request) { try await self.run($0, from: .statusCheck) }
@@ -81,12 +89,21 @@ package struct Road: Sendable {
             fallthrough
         case .statusCheck:
             let exchange = try await run(request, from: .attempt)
-            try await statusCheck.check(exchange)
+            // A redirect is the redirect stage's to judge: it checks the one it does not follow.
+            if redirect == nil || !RedirectStateMachine.isRedirect(exchange.response.head) {
+                try await statusCheck.check(exchange)
+            }
             return exchange
         case .attempt:
-            if !attempt.isEmpty { return try await attempt.run(request) { try await self.run($0, from: .cookies) } }
+            if !attempt.isEmpty {
+                return try await attempt.run(request) { try await self.run($0, from: .credentialScope) }
+            }
             state.countAttempt(sending: request.bodyLength)
             fallthrough
+        case .credentialScope:
+            var request = request
+            credentialGuard.apply(to: &request)
+            return try await run(request, from: .cookies)
         case .cookies:
             if let cookies { return try await cookies.run(request) { try await self.run($0, from: .cache) } }
             fallthrough

@@ -117,6 +117,7 @@ public struct LoggingPlugin: Plugin {
             case .retry(let wait): "attempt \(context.attempt) after waiting \(milliseconds(wait))"
             case .refreshedCredential: "credential renewed after 401, sending again"
             case .requestedByPlugin: "a plugin asked for attempt \(context.attempt)"
+            case .redirected(let status): "following the \(status) redirect"
             }
         if let reattempt {
             logger.log(.info) {

@@ -24,10 +24,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         var delivery: Delivery
         let progress: NetworkProgress?
         let uploadLength: Int64?
-        /// Where the request was sent first: credentials stay with it on redirects.
+        /// Where the request was sent: its host names the server in errors.
         let origin: URL?
-        /// Whether a redirect was followed, so that the response names the URL that answered.
-        var redirected = false
         var received: Int64 = 0
         var expected: Int64?
         /// A 401 that URLSession on Linux reports before it raises its authentication challenge: held back (with
@@ -130,12 +128,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// A response head as it arrived, in NetKit's words.
     struct ArrivedHead {
         let head: HTTPResponseHead
-        /// The URL that answered, when a redirect moved the request.
-        let url: URL?
         let at: ContinuousClock.Instant
 
         func response(with body: ResponseBody) -> TransportResponse {
-            TransportResponse(head: head, body: body, url: url, headReceivedAt: at)
+            TransportResponse(head: head, body: body, headReceivedAt: at)
         }
     }
 
@@ -263,8 +259,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             }
             transfer.challengedHead = nil
             transfer.expected = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
-            let arrived = ArrivedHead(
-                head: HTTPResponseHead(http), url: transfer.redirected ? http.url : nil, at: arrival)
+            let arrived = ArrivedHead(head: HTTPResponseHead(http), at: arrival)
             var handedOut: TransportResponse?
             switch transfer.delivery {
             case .streamed(let writer, let unread?):
@@ -388,6 +383,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
     }
 
+    /// Hands every redirect back: the engine decides each hop (``NetCore/RedirectPolicy``), so that the cookie jar,
+    /// the cache, the logs and the credential rules see it the same on every transport.
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
@@ -395,15 +392,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let origin = state.withLock { state in
-            state.transfers[task.taskIdentifier]?.redirected = true
-            return state.transfers[task.taskIdentifier]?.origin
-        }
-        var next = request
-        if let target = request.url, !RedirectPolicy.keepsCredentials(from: origin, to: target) {
-            for name in RedirectPolicy.credentialHeaderNames { next.setValue(nil, forHTTPHeaderField: name) }
-        }
-        completionHandler(next)
+        completionHandler(nil)
     }
 
     func urlSession(

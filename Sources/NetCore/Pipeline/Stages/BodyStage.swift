@@ -50,7 +50,11 @@ package struct BodyStage: Sendable {
         case .stream(let errorLimit):
             guard !(200..<300).contains(status) else { return }
             let (data, truncated) = try await response.body.collectPrefix(upTo: errorLimit)
-            if truncated { throw StreamingError.errorPayloadTooLarge(limitBytes: errorLimit) }
+            // A redirect's body is dropped when it is followed, and only its beginning shown when it is not.
+            if truncated, !RedirectStateMachine.isRedirect(response.head) {
+                throw StreamingError.errorPayloadTooLarge(limitBytes: errorLimit)
+            }
+            exchange.isTruncated = truncated
             exchange.data = data
         case .handOver:
             return

@@ -1,19 +1,26 @@
 /// Puts the credential on each attempt and, on a rejection (401 unless the provider says otherwise), renews it once (single-flight, shared with every other
 /// request of the provider) and sends the request again with the new one.
 ///
-/// A request that carries its own `Authorization` header is sent as it is and not renewed. A renewal failure
+/// A request that carries its own `Authorization` header is sent as it is and not renewed, and so is one to an
+/// origin the ``CredentialScope`` does not allow (a rejection there is not the credential's). A renewal failure
 /// reaches the caller as it is, wrapped so that no retry policy repeats it.
 package struct CredentialStage: RequestStage {
     package let credentials: any CredentialProvider
     package let allowsRenewal: Bool
     package let state: RequestState
+    /// Which origins the credential may go to.
+    package let credentialGuard: CredentialGuard
     /// EKNetwork's credential without an `accessToken`: there is never anything to put on a request.
     private let isTokenless: Bool
 
-    package init(credentials: any CredentialProvider, allowsRenewal: Bool, state: RequestState) {
+    package init(
+        credentials: any CredentialProvider, allowsRenewal: Bool, state: RequestState,
+        credentialGuard: CredentialGuard = .open
+    ) {
         self.credentials = credentials
         self.allowsRenewal = allowsRenewal
         self.state = state
+        self.credentialGuard = credentialGuard
         self.isTokenless = (credentials as? BearerTokenCredentials)?.hasNoToken == true
     }
 
@@ -26,6 +33,7 @@ package struct CredentialStage: RequestStage {
     }
 
     private func plan(for request: TransportRequest) -> (authorizes: Bool, recovery: (any CredentialRecovery)?) {
+        guard credentialGuard.allowsEngineCredentials(request.head) else { return (false, nil) }
         let ownAuthorization = request.value(forHeader: "Authorization") != nil
         let recovery = ownAuthorization || !allowsRenewal || !request.isReplayable ? nil : credentials.recovery
         return (!ownAuthorization && !isTokenless, recovery)
