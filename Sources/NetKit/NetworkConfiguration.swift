@@ -85,6 +85,15 @@ public struct NetworkConfiguration: Sendable {
     /// default.
     public var decodesErrorModelOnSuccess: Bool
 
+    /// How redirects are followed (``NetworkManager/redirectPolicy``): up to 10 hops decided by the engine, never
+    /// `https` to `http`, no credential to another origin, by default.
+    public var redirectPolicy: RedirectPolicy
+    /// The origins the credentials go to (``NetworkManager/credentialScope``): the base URL's alone by default.
+    public var credentialScope: CredentialScope
+    /// Header fields and query items of your own that carry a credential (``NetworkManager/credentialFields``). None
+    /// by default.
+    public var credentialFields: CredentialFields
+
     /// The refresher, held so that the configuration stays `Sendable` (see `TokenRefresherReference`).
     private var refresher: TokenRefresherReference?
 
@@ -109,6 +118,9 @@ public struct NetworkConfiguration: Sendable {
         self.coalescesIdenticalRequests = false
         self.errorModel = nil
         self.decodesErrorModelOnSuccess = false
+        self.redirectPolicy = .default
+        self.credentialScope = .baseURLOrigin
+        self.credentialFields = .none
     }
 
     /// The default transport, made on first use: one URLSession for every configuration that keeps the default,

@@ -49,6 +49,15 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         var decodesErrorModelOnSuccess = false {
             didSet { executors = nil }
         }
+        var redirectPolicy = RedirectPolicy.default {
+            didSet { executors = nil }
+        }
+        var credentialScope = CredentialScope.baseURLOrigin {
+            didSet { executors = nil }
+        }
+        var credentialFields = CredentialFields.none {
+            didSet { executors = nil }
+        }
         /// `nil` until set or first read: an engine without defaults binds none per request.
         var defaultEncoder: JSONEncoder? {
             didSet { executors = nil }
@@ -240,6 +249,9 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
             settings.coalescesIdenticalRequests = configuration.coalescesIdenticalRequests
             settings.errorModel = configuration.errorModel
             settings.decodesErrorModelOnSuccess = configuration.decodesErrorModelOnSuccess
+            settings.redirectPolicy = configuration.redirectPolicy
+            settings.credentialScope = configuration.credentialScope
+            settings.credentialFields = configuration.credentialFields
         }
         tokenRefresher = configuration.tokenRefresher
     }
@@ -269,6 +281,9 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
             configuration.coalescesIdenticalRequests = settings.coalescesIdenticalRequests
             configuration.errorModel = settings.errorModel
             configuration.decodesErrorModelOnSuccess = settings.decodesErrorModelOnSuccess
+            configuration.redirectPolicy = settings.redirectPolicy
+            configuration.credentialScope = settings.credentialScope
+            configuration.credentialFields = settings.credentialFields
         }
         return configuration
     }
@@ -371,6 +386,30 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     public var decodesErrorModelOnSuccess: Bool {
         get { settings.withLock { $0.decodesErrorModelOnSuccess } }
         set { settings.withLock { $0.decodesErrorModelOnSuccess = newValue } }
+    }
+
+    /// How redirects are followed: the engine decides each hop the same on every transport (``RedirectPolicy``). Up
+    /// to 10 hops, never `https` to `http`, nothing but a few content-negotiation fields to another origin, by
+    /// default.
+    public var redirectPolicy: RedirectPolicy {
+        get { settings.withLock { $0.redirectPolicy } }
+        set { settings.withLock { $0.redirectPolicy = newValue } }
+    }
+
+    /// The origins the manager's credentials go to: the `accessToken`, plugins' keys, default headers that carry a
+    /// credential (``CredentialScope``). By default the base URL's origin alone: a request that names another
+    /// `baseURL` goes without them.
+    public var credentialScope: CredentialScope {
+        get { settings.withLock { $0.credentialScope } }
+        set { settings.withLock { $0.credentialScope = newValue } }
+    }
+
+    /// Header fields and query items of your own that carry a credential (an API key in ``defaultHeaders``), besides
+    /// `Authorization`, `Proxy-Authorization`, `Cookie`, secret-looking names and what plugins declare: kept to
+    /// ``credentialScope``, never carried across a redirect to another origin, hidden in logs. None by default.
+    public var credentialFields: CredentialFields {
+        get { settings.withLock { $0.credentialFields } }
+        set { settings.withLock { $0.credentialFields = newValue } }
     }
 
     /// Headers sent with every request that does not set the same name itself (case-insensitively). A default
@@ -578,6 +617,9 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         executor.coalescesIdenticalRequests = settings.coalescesIdenticalRequests
         executor.errorModel = settings.errorModel
         executor.decodesErrorModelOnSuccess = settings.decodesErrorModelOnSuccess
+        executor.redirectPolicy = settings.redirectPolicy
+        executor.credentialScope = settings.credentialScope
+        executor.credentialFields = settings.credentialFields
         executor.defaultEncoder = settings.defaultEncoder
         executor.defaultDecoder = settings.defaultDecoder
         executor.defaultRetryPolicy = settings.defaultRetryPolicy

@@ -102,6 +102,7 @@ public struct NetKitClientTransport: ClientTransport {
         options.retryPolicy = retryPolicy
         options.timeout = timeout
         options.isIdempotent = idempotentOperations.contains(operationID)
+        options.baseURL = baseURL
         let (response, _) = try await executor.forward(outgoing, options: options)
         guard (0...999).contains(response.statusCode) else {
             throw OpenAPITransportError.invalidStatus(response.statusCode)
