@@ -108,6 +108,9 @@ struct NetworkConfigurationTests {
         configuration.responseCache = cache
         configuration.cookieJar = jar
         configuration.coalescesIdenticalRequests = true
+        configuration.redirectPolicy = RedirectPolicy(maximumHops: 3, refusesPrivateAddresses: true)
+        configuration.credentialScope = .anyOrigin
+        configuration.credentialFields = .header("X-Key")
         let manager = NetworkManager(configuration: configuration)
         #expect(manager.baseURL() == stubBase)
         #expect(manager.defaultHeaders == ["X-Client": "ios"])
@@ -122,6 +125,9 @@ struct NetworkConfigurationTests {
         #expect(manager.responseCache === cache)
         #expect(manager.cookieJar === jar)
         #expect(manager.coalescesIdenticalRequests)
+        #expect(manager.redirectPolicy.maximumHops == 3 && manager.redirectPolicy.refusesPrivateAddresses)
+        #expect(manager.credentialScope == .anyOrigin)
+        #expect(manager.credentialFields == .header("X-Key"))
         #expect(manager.defaultDecoder === configuration.defaultDecoder)
         #expect(manager.defaultEncoder === configuration.defaultEncoder)
 
@@ -138,6 +144,8 @@ struct NetworkConfigurationTests {
         #expect(back.responseCache === cache)
         #expect(back.cookieJar === jar)
         #expect(back.coalescesIdenticalRequests)
+        #expect(back.redirectPolicy.maximumHops == 3 && back.credentialScope == .anyOrigin)
+        #expect(back.credentialFields == .header("X-Key"))
         #expect(back.defaultDecoder === configuration.defaultDecoder)
     }
 
@@ -160,6 +168,27 @@ struct NetworkConfigurationTests {
         let second = try #require(stub.requests.last)
         #expect(second.head.headerFields.values(for: "X-Client") == ["own"])
         #expect(second.value(forHeader: "X-Trace") == "t")
+    }
+
+    @Test("the manager's token and credential default headers stay with the base URL's origin unless the scope says more")
+    func credentialScope() async throws {
+        for scope in [CredentialScope.baseURLOrigin, .anyOrigin] {
+            let stub = StubTransport { _, _ in .status(204) }
+            var configuration = NetworkConfiguration(baseURL: stubBase)
+            configuration.transport = stub
+            configuration.defaultHeaders = ["X-Key": "secret"]
+            configuration.credentialFields = .header("X-Key")
+            configuration.credentialScope = scope
+            let manager = NetworkManager(configuration: configuration)
+            _ = try await manager.send(FetchElsewhere(), accessToken: { "token" })
+            _ = try await manager.send(DeleteUser(), accessToken: { "token" })
+            let (elsewhere, home) = (try #require(stub.requests.first), try #require(stub.requests.last))
+            let expected: String? = scope == .anyOrigin ? "Bearer token" : nil
+            #expect(elsewhere.value(forHeader: "Authorization") == expected)
+            #expect(elsewhere.value(forHeader: "X-Key") == (scope == .anyOrigin ? "secret" : nil))
+            #expect(elsewhere.value(forHeader: "x-client") == "own")
+            #expect(home.value(forHeader: "Authorization") == "Bearer token" && home.value(forHeader: "X-Key") == "secret")
+        }
     }
 
     @Test("default headers follow the request's own, in name order, before NetKit's Accept")
