@@ -544,7 +544,9 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     ///
     /// Called on an actor (the main actor, say), each connection reads `accessToken` afresh on that actor. Called
     /// outside any actor, `accessToken` is read once, here, and never kept (the source may connect from any task,
-    /// where calling a closure that is not `Sendable` could race with its owner); use
+    /// where calling a closure that is not `Sendable` could race with its owner); after ``tokenRefresher`` has
+    /// renewed the token, the connections send the one it reports when it adopts ``CurrentTokenProviding``, and
+    /// otherwise the source ends with ``RenewedTokenUnavailable`` rather than send the rejected token again. Use
     /// ``eventSource(_:tokenProvider:policy:)`` to read a token afresh for each connection from there.
     public func eventSource<T: Endpoint & Sendable>(
         _ request: T,
@@ -553,9 +555,12 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         isolation: isolated (any Actor)? = #isolation
     ) -> EventSource {
         let (executor, coordinator) = makeExecutor(streaming: true)
+        let renewedToken = (tokenRefresher as? any CurrentTokenProviding).map { refresher in
+            { @Sendable in refresher.currentAccessToken() }
+        }
         return executor.eventSource(
-            request, baseURL: baseURL, accessToken: accessToken, credentials: coordinator, policy: policy,
-            isolation: isolation
+            request, baseURL: baseURL, accessToken: accessToken, renewedToken: renewedToken, credentials: coordinator,
+            policy: policy, isolation: isolation
         )
     }
 

@@ -27,7 +27,10 @@ import NetCore
 /// - breaking out of the loop, or cancelling the task, closes the connection.
 ///
 /// Each connection reads `accessToken` afresh (on the caller's actor) and takes the same road as `send` and
-/// `stream`, 401 → refresh included. Iterate it once.
+/// `stream`, 401 → refresh included; a reconnection after a refresh carries the renewed token. Made outside any
+/// actor, the source reads `accessToken` once and, after a refresh, sends the refresher's current token (NetAuth's
+/// `CurrentTokenProviding`) or ends with ``RenewedTokenUnavailable``: there, prefer a `tokenProvider`. Iterate it
+/// once.
 public struct EventSource: AsyncSequence, Sendable {
     /// An event.
     public typealias Element = ServerSentEvent

@@ -38,8 +38,9 @@ extension RequestExecutor {
     ///
     /// Called on an actor (the main actor, say), each connection reads `accessToken` afresh on that actor. Called
     /// outside any actor, `accessToken` is read once, here, and never kept: the source outlives this call and may
-    /// connect from any task, where calling a closure that is not `Sendable` could race with its owner. To read a
-    /// token afresh for each connection from there, use
+    /// connect from any task, where calling a closure that is not `Sendable` could race with its owner. Such a
+    /// source cannot read the token a renewal obtains: after one it ends with ``RenewedTokenUnavailable`` rather
+    /// than send the rejected token again. To read a token afresh for each connection from there, use
     /// ``eventSource(_:baseURL:tokenProvider:credentials:policy:)``.
     public func eventSource<Request: Endpoint & Sendable>(
         _ request: Request,
@@ -49,16 +50,32 @@ extension RequestExecutor {
         policy: EventSourcePolicy = EventSourcePolicy(),
         isolation: isolated (any Actor)? = #isolation
     ) -> EventSource {
-        let token: CallerIsolated<(() -> String?)?>
+        eventSource(
+            request, baseURL: baseURL, accessToken: accessToken, renewedToken: nil, credentials: credentials,
+            policy: policy, isolation: isolation)
+    }
+
+    /// ``eventSource(_:baseURL:accessToken:credentials:policy:isolation:)``, reading `renewedToken` after a renewal
+    /// when it is called outside any actor (where `accessToken` is read once): `NetworkManager` passes its
+    /// refresher's current token there.
+    package func eventSource<Request: Endpoint & Sendable>(
+        _ request: Request,
+        baseURL: @escaping @Sendable () -> URL,
+        accessToken: (() -> String?)?,
+        renewedToken: (@Sendable () -> String?)?,
+        credentials: (any CredentialRecovery)?,
+        policy: EventSourcePolicy,
+        isolation: isolated (any Actor)?
+    ) -> EventSource {
+        let provider: any CredentialProvider
         if isolation == nil, let accessToken {
-            let snapshot = accessToken()
-            token = CallerIsolated({ snapshot }, isolation: nil)
+            provider = SnapshotTokenCredentials(
+                snapshot: accessToken(), renewedToken: renewedToken, recovery: credentials)
         } else {
-            token = CallerIsolated(accessToken, isolation: isolation)
+            provider = BearerTokenCredentials(
+                token: CallerIsolated(accessToken, isolation: isolation), recovery: credentials)
         }
-        return eventSource(
-            request, baseURL: baseURL, credentials: BearerTokenCredentials(token: token, recovery: credentials),
-            policy: policy)
+        return eventSource(request, baseURL: baseURL, credentials: provider, policy: policy)
     }
 
     /// Server-sent events from `request`, like ``eventSource(_:baseURL:accessToken:credentials:policy:isolation:)``,
@@ -80,7 +97,7 @@ extension RequestExecutor {
     private func eventSource<Request: Endpoint & Sendable>(
         _ request: Request,
         baseURL: @escaping @Sendable () -> URL,
-        credentials provider: BearerTokenCredentials,
+        credentials provider: any CredentialProvider,
         policy: EventSourcePolicy
     ) -> EventSource {
         var executor = self

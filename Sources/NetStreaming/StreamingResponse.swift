@@ -113,3 +113,10 @@ public struct StreamingResponse: Sendable {
         ServerSentEventSequence(chunks, maximumEventSize: maximumEventSize, lastEventID: lastEventID)
     }
 }
+
+extension StreamingResponse: CustomReflectable {
+    /// The status, the header fields (the values of credentials such as `Set-Cookie` hidden) and the body.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["statusCode": statusCode, "headerFields": headerFields, "chunks": chunks])
+    }
+}

@@ -25,7 +25,7 @@ import Tracing
 /// | attribute | value |
 /// | --- | --- |
 /// | `http.request.method` | `GET` |
-/// | `url.full` | `https://api.example.com/v1/todos?state=…`: query values hidden as ``rules`` say |
+/// | `url.full` | `https://api.example.com/v1/todos?state=…`: query values hidden as ``rules`` say, and those of the query items the request declares as credentials (a `TokenPlugin`'s) always |
 /// | `url.scheme` | `https` |
 /// | `server.address` | `api.example.com` |
 /// | `server.port` | `443` (the scheme's port when the URL names none) |
@@ -147,7 +147,7 @@ public struct TracingPlugin: Plugin {
     private func describe(_ request: TransportRequest, in attributes: inout SpanAttributes) {
         let head = request.head
         attributes["http.request.method"] = request.method.rawValue
-        attributes["url.full"] = LogRedaction.target(head, rules: rules)
+        attributes["url.full"] = LogRedaction.target(head, rules: rules.including(request.credentialFields))
         attributes["url.scheme"] = head.scheme
         attributes["server.address"] = head.host
         if let port = head.port ?? Self.defaultPort(of: head.scheme) { attributes["server.port"] = port }

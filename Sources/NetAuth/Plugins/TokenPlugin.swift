@@ -26,7 +26,7 @@ public struct TokenPlugin: Plugin {
         self.token = token
     }
 
-    /// The header or query item the token goes in: a credential, kept to the engine's ``NetCore/CredentialScope``
+    /// The header or query item the token goes in: a credential, kept to the engine's `CredentialScope`
     /// and hidden in logs.
     public var credentialFields: CredentialFields {
         switch placement {

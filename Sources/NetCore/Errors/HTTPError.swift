@@ -46,3 +46,17 @@ public struct HTTPError: LocalizedError, Sendable, Equatable, CustomStringConver
         return text
     }
 }
+
+extension HTTPError: CustomReflectable {
+    /// The error as `dump` and debuggers show it: the status, the body's first bytes with secret-looking fields
+    /// hidden (as ``description`` shows them), and the headers with the values of credentials (`Set-Cookie`,
+    /// `Authentication-Info`, secret-looking names) hidden.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "statusCode": statusCode, "data": LogRedaction.bodyPrefix(data),
+                "headers": HeaderRedaction.redactedLines(headers), "isTruncated": isTruncated,
+            ])
+    }
+}

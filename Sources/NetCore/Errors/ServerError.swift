@@ -57,3 +57,16 @@ public struct ServerError: LocalizedError, Sendable, CustomStringConvertible {
         "HTTP \(statusCode): server error \(String(describing: type(of: model)))"
     }
 }
+
+extension ServerError: CustomReflectable {
+    /// The error as `dump` and debuggers show it: the status, the model's type (never its fields, which may hold
+    /// secrets, as ``description`` says), and the headers with the values of credentials hidden.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "statusCode": statusCode, "model": String(describing: type(of: model)),
+                "headers": HeaderRedaction.redactedLines(headers),
+            ])
+    }
+}

@@ -31,3 +31,11 @@ extension HTTPHeaderField: CustomStringConvertible {
         "\(name): \(HeaderRedaction.redact(name: name, value: value))"
     }
 }
+
+extension HTTPHeaderField: CustomReflectable {
+    /// The name and the value, the value of a field that carries secrets hidden as in ``description``: what `dump`
+    /// and debuggers show.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["name": name, "value": HeaderRedaction.redact(name: name, value: value)])
+    }
+}

@@ -155,3 +155,22 @@ extension HTTPHeaderFields: CustomStringConvertible {
         fields.map(\.description).joined(separator: "\n")
     }
 }
+
+extension HTTPHeaderFields: CustomReflectable {
+    /// The fields in order, each with a secret value hidden (see ``HTTPHeaderField/customMirror``).
+    public var customMirror: Mirror {
+        Mirror(self, unlabeledChildren: fields, displayStyle: .collection)
+    }
+
+    /// These fields with the values of the fields `credentials` names (and of secret-looking names) replaced by
+    /// a placeholder: what a mirror of a request shows.
+    package func hidingValues(of credentials: CredentialFields) -> HTTPHeaderFields {
+        HTTPHeaderFields(
+            fields.map { field in
+                guard credentials.containsHeader(field.name) || LogRedaction.isSecretName(field.name) else {
+                    return field
+                }
+                return HTTPHeaderField(uncheckedName: field.name, value: LogRedaction.placeholder)
+            })
+    }
+}

@@ -192,3 +192,17 @@ public struct HTTPRequestHead: Sendable, Hashable {
     }
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }
+
+extension HTTPRequestHead: CustomReflectable {
+    /// Method, target and header fields, with every query value and the value of every field that carries secrets
+    /// hidden: `dump` and debuggers show no credential.
+    public var customMirror: Mirror {
+        let shownPath = query.map { pathWithoutQuery + "?" + LogRedaction.redactedQuery(String($0)) } ?? path
+        return Mirror(
+            self,
+            children: [
+                "method": method, "scheme": scheme, "authority": authority, "path": shownPath,
+                "headerFields": headerFields,
+            ])
+    }
+}

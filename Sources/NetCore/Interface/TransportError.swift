@@ -111,3 +111,16 @@ extension TransportError: LocalizedError {
     /// The same line as ``description``, so `localizedDescription` reads as well.
     public var errorDescription: String? { description }
 }
+
+extension TransportError: CustomReflectable {
+    /// The kind, host and detail, and the underlying error described by ``LogRedaction/describe(_:)``: URLSession's
+    /// own error keeps the full URL, query values included, which `dump` would otherwise show.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "kind": kind, "host": host as Any, "detail": detail as Any,
+                "underlying": underlying.map(LogRedaction.describe) as Any,
+            ])
+    }
+}

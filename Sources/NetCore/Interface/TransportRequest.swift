@@ -83,3 +83,22 @@ public struct TransportRequest: Sendable {
         return body.length
     }
 }
+
+extension TransportRequest: CustomReflectable {
+    /// The request as `dump` and debuggers show it: every field of ``credentialFields`` (and every secret-looking
+    /// one) with its value hidden, every query value hidden, and the body described rather than shown.
+    public var customMirror: Mirror {
+        var shown = head
+        shown.headerFields = head.headerFields.hidingValues(of: credentialFields)
+        let body = body.map { body in
+            body.length.map { "\($0) bytes" } ?? "a body of unknown length"
+        }
+        return Mirror(
+            self,
+            children: [
+                "head": shown, "body": body as Any, "progress": progress as Any, "wholeBody": wholeBody as Any,
+                "idleTimeout": idleTimeout as Any, "operationID": operationID as Any,
+                "credentialFields": credentialFields,
+            ])
+    }
+}

@@ -6,8 +6,10 @@ import Foundation
 
 /// Whether a `curl` rendering hides secrets; hidden unless you name the other case on purpose.
 public enum CURLSecrets: Sendable, Equatable {
-    /// `Authorization`, cookies, secret-looking headers and body fields, and query values (as ``RedactionRules``
-    /// say) are replaced by placeholders: the line is safe to keep in a log, but cannot be pasted as is.
+    /// `Authorization`, cookies, secret-looking headers and body fields, every header and query item the request
+    /// declares as a credential (``TransportRequest/credentialFields``: `X-Functions-Key`, a `TokenPlugin`'s query
+    /// item), and query values (as ``RedactionRules`` say) are replaced by placeholders: the line is safe to keep in
+    /// a log, but cannot be pasted as is.
     case hidden
     /// Everything is written as sent — tokens, cookies, query values, the body — so the line reproduces the
     /// request exactly. The line then holds credentials: for a developer's own machine, never a shipped build or
@@ -15,8 +17,9 @@ public enum CURLSecrets: Sendable, Equatable {
     case unredactedDoNotUseInProduction
 }
 
-/// A request rendered as a `curl` command line, for pasting into a terminal while debugging; secrets hidden as
-/// the rules say, unless ``CURLSecrets/unredactedDoNotUseInProduction`` is asked for.
+/// A request rendered as a `curl` command line, for pasting into a terminal while debugging; secrets hidden (the
+/// request's declared ``TransportRequest/credentialFields`` and what the rules say), unless
+/// ``CURLSecrets/unredactedDoNotUseInProduction`` is asked for.
 public enum CURLCommand {
     /// The largest in-memory body written out; a larger one, or a streamed one, is described instead.
     public static let maximumInlineBody = 4096
@@ -34,6 +37,8 @@ public enum CURLCommand {
         secrets: CURLSecrets = .hidden
     ) -> String {
         let reveals = secrets == .unredactedDoNotUseInProduction
+        // What the request itself declares is hidden whatever the rules say.
+        let rules = rules.including(request.credentialFields)
         let target = reveals ? exactTarget(request.head) : LogRedaction.target(request.head, rules: rules)
         var parts = ["curl"]
         // curl expands `[…]` and `{…}` in a URL into several requests unless told not to.

@@ -1,9 +1,12 @@
 /// Hides the values of headers that carry secrets before anything is logged or described.
 public enum HeaderRedaction {
-    /// Header names (lowercased) whose values are never shown.
+    /// Header names (lowercased) whose values are never shown: the request's credentials (`Authorization`,
+    /// `Proxy-Authorization`, `Cookie`, API keys and tokens) and the response's (`Set-Cookie`, `Set-Cookie2`,
+    /// `Authentication-Info`, `Proxy-Authentication-Info`).
     public static let sensitiveNames: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
-        "x-auth-token", "x-access-token", "x-refresh-token", "x-csrf-token", "x-xsrf-token",
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2", "authentication-info",
+        "proxy-authentication-info", "x-api-key", "api-key", "x-auth-token", "x-access-token", "x-refresh-token",
+        "x-csrf-token", "x-xsrf-token",
     ]
 
     /// `value`, or `<redacted>` when `name` is sensitive (or looks secret: see ``LogRedaction/isSecretName(_:)``).
@@ -16,5 +19,16 @@ public enum HeaderRedaction {
         headers.sorted { $0.key.lowercased() < $1.key.lowercased() }
             .map { "\($0.key): \(redact(name: $0.key, value: $0.value))" }
             .joined(separator: "\n")
+    }
+
+    /// The headers as `Name: value` strings, sorted by name, with the values of secret-looking names and of the
+    /// header fields in `credentials` hidden: what mirrors show for a dictionary of headers.
+    package static func redactedLines(_ headers: [String: String], hiding credentials: CredentialFields = .standard)
+        -> [String]
+    {
+        headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
+            let hidden = LogRedaction.isSecretName(name) || credentials.containsHeader(name)
+            return "\(name): \(hidden ? LogRedaction.placeholder : value)"
+        }
     }
 }

@@ -37,13 +37,13 @@ public enum LogRedaction {
         return result
     }
 
-    /// A query string with values replaced by `…` as `rules` say (names stay: they say what was asked, not with
-    /// what).
+    /// A query string with values replaced by `…` as `rules` say, and those of the query items `rules` declare as
+    /// credentials whatever their name (names stay: they say what was asked, not with what).
     public static func redactedQuery(_ query: String, rules: RedactionRules = .standard) -> String {
         query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let name = String(pair[..<equals])
-            guard rules.hidesQueryValue(PercentEncoding.decodeOnce(name)) else { return String(pair) }
+            let name = pair[..<equals]
+            guard rules.hidesQueryItem(encodedName: name) else { return String(pair) }
             return "\(name)=…"
         }.joined(separator: "&")
     }

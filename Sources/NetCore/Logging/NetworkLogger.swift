@@ -6,7 +6,13 @@ import os
 /// Where NetKit writes what it does: `os.Logger` on Apple platforms, standard error elsewhere, or a sink of
 /// your own — of lines (``Sink``) or of structured records (``RecordSink``, what NetLogging's swift-log bridge uses).
 ///
-/// Messages never contain secrets: headers pass through ``HeaderRedaction`` before they are logged.
+/// What NetKit writes here holds no credential. `LoggingPlugin`'s lines, `curl` lines and records hide every header
+/// and query item the request declares as a credential (``TransportRequest/credentialFields``: `Authorization`,
+/// `Proxy-Authorization`, `Cookie`, secret-looking names, and what plugins and the engine declare, such as a
+/// `TokenPlugin`'s header or query item), query values as ``RedactionRules`` say, and secret-looking body fields; they
+/// copy no response header (so no `Set-Cookie`), and describe errors with ``LogRedaction/describe(_:)``. Only
+/// `LoggingPlugin`'s `curlSecrets: .unredactedDoNotUseInProduction` writes credentials, because it was asked to. A
+/// message you pass to ``log(_:_:)`` yourself is written as you give it.
 /// On platforms without `os`, messages below ``minimumLevel`` are dropped; the default comes from the
 /// `NETKIT_LOG_LEVEL` environment variable (`debug`, `info`, `notice`, `error`, `off`) and is `error`: a failed
 /// request is written to standard error. (NetKit's own test bundle alone defaults to `off`: see

@@ -10,7 +10,8 @@
 /// the caller's task is suspended in `send` or `stream`, one call at a time, so nothing else can touch the value
 /// meanwhile. Nothing that outlives the caller's call may hold such a value: `eventSource`, which returns a source
 /// that connects later from any task, reads a closure formed outside any actor once, before it returns, and keeps
-/// the token (`EventSourceTokenTests`), or takes a `Sendable` token provider.
+/// the token (`EventSourceTokenTests`) until a renewal, then sends the refresher's current token
+/// (`EventSourceRenewalTests`); or it takes a `Sendable` token provider.
 package struct CallerIsolated<Value>: @unchecked Sendable {
     private let value: Value
     private let isolation: (any Actor)?

@@ -51,3 +51,16 @@ public struct ReceivedResponse: Sendable {
         head.headerFields.value(for: name)
     }
 }
+
+extension ReceivedResponse: CustomReflectable {
+    /// The response as `dump` and debuggers show it: the head (secret header values hidden), the body's first bytes
+    /// with secret-looking fields hidden, and the URL with query values hidden; never the request it answers.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "head": head, "body": body.map { LogRedaction.bodyPrefix($0) } as Any,
+                "isBodyTruncated": isBodyTruncated, "url": LogRedaction.url(url),
+            ])
+    }
+}

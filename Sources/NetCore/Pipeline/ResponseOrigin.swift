@@ -22,3 +22,11 @@ package enum ResponseOrigin: Sendable {
         }
     }
 }
+
+extension ResponseOrigin: CustomReflectable {
+    /// The URL that answered, with query values hidden; never the request head it may keep, whose headers hold
+    /// credentials.
+    package var customMirror: Mirror {
+        Mirror(self, children: ["url": LogRedaction.url(url)])
+    }
+}

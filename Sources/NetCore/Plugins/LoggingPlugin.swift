@@ -8,8 +8,10 @@ import Foundation
 /// as a `curl` command; failures at `error` level, so they show at the default level.
 ///
 /// Nothing secret reaches the sink: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, secret-looking
-/// headers and body fields, every query value (or those ``RedactionRules`` name), and more header names of your
-/// choice are hidden. `NetworkManager` installs one writing to its ``NetworkLogger``; the sink can be anything:
+/// headers and body fields, every header and query item the request declares as a credential
+/// (``TransportRequest/credentialFields``: what plugins such as NetAuth's `TokenPlugin` and the engine's
+/// ``RequestExecutor/credentialFields`` declare, whatever the rules say), every query value (or those
+/// ``RedactionRules`` name), and more header names of your choice are hidden. `NetworkManager` installs one writing to its ``NetworkLogger``; the sink can be anything:
 ///
 /// ```swift
 /// let logging = LoggingPlugin(logger: NetworkLogger(subsystem: "com.example.app", minimumLevel: .debug) { level, line in
@@ -195,7 +197,7 @@ public struct LoggingPlugin: Plugin {
         _ level: NetworkLogger.Level, _ event: NetworkLogRecord.Event, _ request: TransportRequest,
         correlation: Correlation?, message: (String) -> String
     ) -> NetworkLogRecord {
-        let target = LogRedaction.target(request.head, rules: rules)
+        let target = LogRedaction.target(request.head, rules: rules.including(request.credentialFields))
         let operationID = request.operationID ?? correlation?.operationID
         // A line names the operation too, so that a generated client's calls read as its API does.
         let line = "\(request.method.rawValue) \(target)" + (operationID.map { " (\($0))" } ?? "")
@@ -206,9 +208,11 @@ public struct LoggingPlugin: Plugin {
             operationID: operationID)
     }
 
-    /// The request ID header's value, unless the rules hide that header.
+    /// The request ID header's value, unless the rules or the request's declared credentials hide that header.
     private func requestID(of request: TransportRequest) -> String? {
-        rules.hidesHeader(requestIDHeaderName) ? nil : request.value(forHeader: requestIDHeaderName)
+        let hidden =
+            rules.hidesHeader(requestIDHeaderName) || request.credentialFields.containsHeader(requestIDHeaderName)
+        return hidden ? nil : request.value(forHeader: requestIDHeaderName)
     }
 
     /// Tells apart requests that started in the same nanosecond by their ID, when they carry one.

@@ -43,3 +43,10 @@ public struct StatusCodeResponse: Decodable, Equatable, Sendable {
         )
     }
 }
+
+extension StatusCodeResponse: CustomReflectable {
+    /// The status and the header fields, the values of credentials (`Set-Cookie`, secret-looking names) hidden.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["statusCode": statusCode, "headerFields": headerFields])
+    }
+}

@@ -143,8 +143,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     private let state = Mutex(State())
-    /// The delegate of a session the transport was built from: authentication challenges (certificate pinning,
-    /// client certificates, HTTP authentication) still go to it.
+    /// The delegate of a session the transport was built from: the authentication challenges the platform raises
+    /// still go to it (on Linux HTTP authentication only: no server trust, so the transport refuses a delegate that
+    /// may pin certificates unless it adopts ``SystemTrustDelegate``).
     private let challengeHandler: (any URLSessionDelegate)?
     /// Where challenges are answered: off URLSession's work queue, because FoundationNetworking suspends and
     /// resumes the task (waiting on that queue) when it is given a credential, and a borrowed delegate may answer

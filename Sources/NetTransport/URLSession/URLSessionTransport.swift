@@ -19,6 +19,9 @@ import NetCore
 public actor URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: SessionDelegate
+    /// The type of a borrowed delegate that may pin certificates where the platform never asks it to (Linux): every
+    /// request is then refused with ``UnsupportedServerTrust``.
+    private nonisolated let untrustedDelegateType: String?
     #if canImport(FoundationNetworking)
     /// Where the configuration keeps cookies, when it sends them (see `addingStoredCookies(from:for:)`).
     private nonisolated let cookieStorage: HTTPCookieStorage?
@@ -70,9 +73,16 @@ public actor URLSessionTransport: HTTPTransport {
     }
 
     /// Creates a transport that keeps what `session` carries: its configuration (timeouts, headers, cookies,
-    /// cache, proxies) and its delegate's handling of authentication challenges (certificate pinning, client
-    /// certificates, HTTP authentication). The transport owns a session of its own, because it needs its own
-    /// delegate to stream bodies and report progress; `session` itself is never used or invalidated.
+    /// cache, proxies) and its delegate's handling of the authentication challenges the platform raises. The
+    /// transport owns a session of its own, because it needs its own delegate to stream bodies and report progress;
+    /// `session` itself is never used or invalidated.
+    ///
+    /// On Apple platforms the delegate gets every challenge: server trust (certificate pinning), client
+    /// certificates, HTTP authentication. On Linux, FoundationNetworking raises HTTP authentication challenges only,
+    /// never server-trust ones, so a delegate that pins certificates would be silently skipped: there, unless the
+    /// delegate adopts ``SystemTrustDelegate`` (saying it does not rely on server trust), every request fails with
+    /// ``UnsupportedServerTrust`` before anything is sent. To pin certificates on Linux, use `AsyncHTTPClientTransport`
+    /// (module NetAsyncHTTPClient, package trait `AsyncHTTPClient`) with a NIOSSL `TLSConfiguration`.
     public init(borrowing session: URLSession, bufferLimit: Int = URLSessionTransport.defaultBufferLimit) {
         self.init(configuration: session.configuration, challengeHandler: session.delegate, bufferLimit: bufferLimit)
     }
@@ -84,6 +94,7 @@ public actor URLSessionTransport: HTTPTransport {
         spillLimit: Int = URLSessionTransport.defaultSpillLimit,
         spillDirectory: URL? = nil
     ) {
+        self.untrustedDelegateType = Self.delegateRelyingOnServerTrust(challengeHandler)
         self.bufferLimit = max(1, bufferLimit)
         self.spillLimit = max(0, spillLimit)
         self.spillDirectory = spillDirectory ?? FileManager.default.temporaryDirectory
@@ -98,6 +109,17 @@ public actor URLSessionTransport: HTTPTransport {
         self.delegate = delegate
         self.session = URLSession(
             configuration: configuration, delegate: delegate, delegateQueue: Self.makeDelegateQueue())
+    }
+
+    /// The type of `delegate` when it may pin certificates where the platform never raises server-trust challenges
+    /// (Linux) and it has not said otherwise (``SystemTrustDelegate``); `nil` elsewhere.
+    private static func delegateRelyingOnServerTrust(_ delegate: (any URLSessionDelegate)?) -> String? {
+        #if canImport(FoundationNetworking)
+        guard let delegate, !(delegate is any SystemTrustDelegate) else { return nil }
+        return String(reflecting: type(of: delegate))
+        #else
+        return nil
+        #endif
     }
 
     /// On Linux, callbacks run inline on URLSession's work queue (see ``InlineDelegateQueue``: a thread hand-off per
@@ -122,12 +144,16 @@ public actor URLSessionTransport: HTTPTransport {
     /// transfer is cancelled and the response handed out as it stands, so the caller sees a body too long for
     /// it), and a body cut short throws here. Progress, cancellation, redirects and authentication challenges
     /// behave the same on both roads.
-    /// - Throws: `CancellationError` when the calling task is cancelled, otherwise the `TransportError` of
-    ///   the transfer (`TransportError.Kind.connectionLost` for a connection that closed mid-body), with
-    ///   URLSession's error beneath.
+    /// - Throws: ``UnsupportedServerTrust`` on Linux for a borrowed delegate that may pin certificates (see
+    ///   ``init(borrowing:bufferLimit:)``); `CancellationError` when the calling task is cancelled, otherwise the
+    ///   `TransportError` of the transfer (`TransportError.Kind.connectionLost` for a connection that closed
+    ///   mid-body), with URLSession's error beneath.
     ///
     /// `nonisolated`: the session and delegate never change, so a request need not hop onto the actor.
     public nonisolated func send(_ request: TransportRequest) async throws -> TransportResponse {
+        if let untrustedDelegateType {
+            throw UnsupportedServerTrust(delegateType: untrustedDelegateType, host: request.head.host)
+        }
         try Task.checkCancellation()
         let (task, upload, resend) = try makeTask(for: request)
         let delivery: SessionDelegate.Delivery

@@ -10,8 +10,9 @@ import NetKit
 /// A `URLSession` passed as `session:` keeps what it carries.
 @Suite("A borrowed URLSession over loopback TCP")
 struct BorrowedSessionTests {
-    /// Answers HTTP authentication challenges the way an app's own session delegate would.
-    final class ChallengeAnswerer: NSObject, URLSessionTaskDelegate, Sendable {
+    /// Answers HTTP authentication challenges the way an app's own session delegate would; server trust is the
+    /// system's to judge.
+    final class ChallengeAnswerer: NSObject, URLSessionTaskDelegate, SystemTrustDelegate, Sendable {
         let challenges = Mutex(0)
 
         func urlSession(
@@ -48,8 +49,9 @@ struct BorrowedSessionTests {
         #expect(answerer.challenges.withLock { $0 } >= 1)
     }
 
-    /// Declines every challenge, as a delegate that only pins certificates would for HTTP authentication.
-    final class ChallengeDecliner: NSObject, URLSessionTaskDelegate, Sendable {
+    /// Declines every challenge, as a delegate that only pins certificates would for HTTP authentication (and it
+    /// says it does not rely on server trust, or Linux would refuse it).
+    final class ChallengeDecliner: NSObject, URLSessionTaskDelegate, SystemTrustDelegate, Sendable {
         let disposition: URLSession.AuthChallengeDisposition
         init(_ disposition: URLSession.AuthChallengeDisposition) { self.disposition = disposition }
 
@@ -82,6 +84,25 @@ struct BorrowedSessionTests {
         let manager = NetworkManager(baseURL: server.baseURL, session: session)
         await #expect(throws: NetworkError.unauthorized) { try await manager.send(GetUser(), accessToken: nil) }
     }
+
+    #if canImport(FoundationNetworking)
+    /// Evaluates server trust: on Linux it would never be asked.
+    final class Pinner: NSObject, URLSessionDelegate, Sendable {}
+
+    @Test("on Linux, a session whose delegate may pin certificates is refused by the manager before anything is sent")
+    func pinningDelegateRefused() async throws {
+        let server = try LoopbackServer { _ in .json(#"{"id":1,"name":"ann"}"#) }
+        defer { server.stop() }
+        let session = URLSession(configuration: .ephemeral, delegate: Pinner(), delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let manager = NetworkManager(baseURL: server.baseURL, session: session)
+        let error = await #expect(throws: UnsupportedServerTrust.self) {
+            try await manager.send(GetUser(), accessToken: nil)
+        }
+        #expect(error?.delegateType.hasSuffix("Pinner") == true)
+        #expect(server.requestCount == 0)
+    }
+    #endif
 
     @Test("without any delegate, a Basic challenge's 401 arrives and its body ends instead of hanging")
     func challengeWithoutDelegate() async throws {
