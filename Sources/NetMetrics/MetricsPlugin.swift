@@ -20,6 +20,7 @@ import NetCore
 /// | `netkit_http_client_request_duration` | timer | method, host, status_class | from start to end, retries and waits included |
 /// | `netkit_http_client_retries_total` | counter | method, host | attempts after the first that a retry policy or a plugin asked for |
 /// | `netkit_http_client_credential_refreshes_total` | counter | method, host | resends after a 401 renewed the credential |
+/// | `netkit_http_client_redirects_total` | counter | method, host | redirect hops the engine followed |
 /// | `netkit_http_client_request_body_bytes_total` | counter | method, host | request body bytes sent, all attempts |
 /// | `netkit_http_client_response_body_bytes_total` | counter | method, host | response body bytes read, all attempts |
 /// | `netkit_http_client_requests_in_flight` | meter | method, host | requests started and not yet ended |
@@ -70,13 +71,14 @@ public struct MetricsPlugin: Plugin {
         return request
     }
 
-    /// Counts retries and resends after a credential refresh.
+    /// Counts retries, resends after a credential refresh, and redirects followed.
     public func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {
         let label: String
         switch context.reason {
         case .initial: return
         case .retry, .requestedByPlugin: label = name("retries_total")
         case .refreshedCredential: label = name("credential_refreshes_total")
+        case .redirected: label = name("redirects_total")
         }
         let dimensions = ledger.update(context.requestNumber) { $0.dimensions } ?? Self.dimensions(of: request)
         Counter(label: label, dimensions: dimensions, factory: factory).increment()

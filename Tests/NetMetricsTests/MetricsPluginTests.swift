@@ -82,6 +82,17 @@ struct MetricsPluginTests {
         try expectLanded(plugin)
     }
 
+    @Test("a redirect hop is counted as a redirect, not a retry, and the request once")
+    func redirect() async throws {
+        let (executor, plugin) = executor(
+            StubTransport(replies: [.status(302, headers: ["Location": "/elsewhere"]), .status(200)]))
+        _ = try await executor.send(Search(), baseURL: base)
+        #expect(try total("redirects_total", get) == 1)
+        #expect(metrics.counters.filter { $0.label == "netkit_http_client_retries_total" }.isEmpty)
+        #expect(try total("requests_total", ended("2xx")) == 1)
+        try expectLanded(plugin)
+    }
+
     @Test("a 401, a refresh and a resend count one refresh and one 2xx request")
     func refresh() async throws {
         let renewal = Renewal()
