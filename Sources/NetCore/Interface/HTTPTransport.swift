@@ -14,7 +14,8 @@
 ///   stream broke its length;
 /// - it ends the body with an error, never cleanly, when the connection breaks before the body is complete, and
 ///   stops the transfer when the consumer stops reading;
-/// - on a redirect to another origin it drops the headers ``RedirectPolicy/credentialHeaderNames`` names.
+/// - it never follows a redirect: each `3xx` comes back as it was sent, `Location`, `Set-Cookie` and body included,
+///   for the engine to decide the hop (``RedirectPolicy``).
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns once the response head is known.
     func send(_ request: TransportRequest) async throws -> TransportResponse
