@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Keeps one request's credentials to the origins they were given for, on every hop: the rule of
 /// ``CredentialScope`` as the engine applies it just before the cookie jar and the transport.
 ///
@@ -14,29 +20,42 @@ package struct CredentialGuard: Sendable {
     }
 
     package let scope: CredentialScope
-    /// The base URL's origin.
-    package let base: HTTPOrigin?
+    /// The base URL, whose origin the credentials are for.
+    package let baseURL: URL?
+    /// The scheme and authority of the base URL as a request built under it carries them: a request to exactly these
+    /// is at the base origin, known without working an origin out (the common case, on every hop).
+    private let baseTarget: (scheme: String, authority: String)?
     /// The request's own credentials, when its origin is outside the scope (elsewhere they are never needed).
     package let own: Own?
 
     /// A guard that lets everything through.
-    package static let open = CredentialGuard(scope: .anyOrigin, base: nil, own: nil)
+    package static let open = CredentialGuard(scope: .anyOrigin, baseURL: nil, baseTarget: nil, own: nil)
 
-    package init(scope: CredentialScope, base: HTTPOrigin?, own: Own?) {
+    private init(
+        scope: CredentialScope, baseURL: URL?, baseTarget: (scheme: String, authority: String)?, own: Own?
+    ) {
         self.scope = scope
-        self.base = base
+        self.baseURL = baseURL
+        self.baseTarget = baseTarget
         self.own = own
     }
 
-    /// The guard of `request` (as built, before any stage) for an engine whose base URL has the origin `base`;
-    /// `ownFieldNames` says which of its header fields the request set itself (rather than a default).
+    /// The guard of `request` (as built, before any stage) for an engine whose base URL is `baseURL`;
+    /// `isAtBase` says the request was built under `baseURL` itself (its origin is the base's), and
+    /// `ownFieldNames` which of its header fields the request set itself (rather than a default).
     package init(
-        for request: TransportRequest, scope: CredentialScope, base: HTTPOrigin?, ownFieldNames: (String) -> Bool
+        for request: TransportRequest, scope: CredentialScope, baseURL: URL?, isAtBase: Bool,
+        ownFieldNames: (String) -> Bool
     ) {
         self.scope = scope
-        self.base = base
+        self.baseURL = baseURL
+        self.baseTarget = isAtBase ? (request.head.scheme, request.head.authority) : nil
+        guard !isAtBase, !scope.allowsAnyOrigin else {
+            self.own = nil
+            return
+        }
         let origin = HTTPOrigin(request.head)
-        guard !scope.allows(origin, base: base) else {
+        guard !scope.allows(origin, base: baseURL.flatMap(HTTPOrigin.init)) else {
             self.own = nil
             return
         }
@@ -46,16 +65,17 @@ package struct CredentialGuard: Sendable {
         self.own = Own(origin: origin, fields: Array(fields), queryItems: items)
     }
 
-    /// Whether the engine's own credentials (the bearer token, a renewal) may go to `head`'s origin.
-    package func allowsEngineCredentials(_ head: HTTPRequestHead) -> Bool {
-        scope.allowsAnyOrigin || scope.allows(HTTPOrigin(head), base: base)
+    /// Whether `head`'s origin may receive the engine's credentials.
+    package func allows(_ head: HTTPRequestHead) -> Bool {
+        if scope.allowsAnyOrigin { return true }
+        if let baseTarget, head.scheme == baseTarget.scheme, head.authority == baseTarget.authority { return true }
+        return scope.allows(HTTPOrigin(head), base: baseURL.flatMap(HTTPOrigin.init))
     }
 
     /// Removes from `request` every credential its origin may not receive.
     package func apply(to request: inout TransportRequest) {
-        guard !scope.allowsAnyOrigin else { return }
+        guard !allows(request.head) else { return }
         let origin = HTTPOrigin(request.head)
-        guard !scope.allows(origin, base: base) else { return }
         let declared = request.credentialFields
         let own = self.own?.origin == origin ? self.own : nil
         let fields = request.head.headerFields

@@ -64,9 +64,8 @@ extension RequestExecutor {
             credentialGuard: credentialScope.allowsAnyOrigin
                 ? .open
                 : CredentialGuard(
-                    for: request, scope: credentialScope,
-                    base: options.baseURL.flatMap(HTTPOrigin.init) ?? HTTPOrigin(request.head),
-                    ownFieldNames: { _ in true })
+                    for: request, scope: credentialScope, baseURL: options.baseURL,
+                    isAtBase: options.baseURL == nil, ownFieldNames: { _ in true })
         )
         let exchange: Exchange
         do {

@@ -377,12 +377,14 @@ public struct RequestExecutor: Sendable {
     }
 
     /// The guard that keeps `request`'s credentials to the origins ``credentialScope`` allows for `baseURL`;
-    /// `ownFields` is the endpoint, whose own `headers` and `headerFields` may go to its own origin.
+    /// `endpoint`'s own `headers` and `headerFields` may go to its own origin.
     func credentialGuard<Request: Endpoint>(for request: TransportRequest, baseURL: URL, ownFields endpoint: Request)
         -> CredentialGuard
     {
         guard !credentialScope.allowsAnyOrigin else { return .open }
-        return CredentialGuard(for: request, scope: credentialScope, base: HTTPOrigin(baseURL)) { name in
+        return CredentialGuard(
+            for: request, scope: credentialScope, baseURL: baseURL, isAtBase: endpoint.baseURL == nil
+        ) { name in
             // Read only for a request outside the scope, and only for its credential fields.
             endpoint.headers?.keys.contains { HeaderValidation.namesMatch($0, name) } == true
                 || (try? endpoint.headerFields)?.contains(name) == true

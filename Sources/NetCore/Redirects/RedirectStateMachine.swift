@@ -44,6 +44,7 @@ package struct RedirectStateMachine: Sendable {
 
     /// Judges the response `head` to `request` (the hop as the redirect stage sent it).
     package mutating func received(_ head: HTTPResponseHead, for request: TransportRequest) -> Action {
+        guard policy.followsRedirects, Self.isRedirect(head), let current = request.head.url else { return .deliver }
         if head.headerFields.contains("Set-Cookie") {
             // A cookie changes the next request, even to the same URL: coming back is no longer a loop (the hop
             // count still ends a chain that never stops).
@@ -51,7 +52,6 @@ package struct RedirectStateMachine: Sendable {
         } else {
             visited.insert(Self.visitKey(request.head))
         }
-        guard policy.followsRedirects, Self.isRedirect(head), let current = request.head.url else { return .deliver }
         let status = head.statusCode
         let from = HTTPOrigin(request.head)
         func failure(_ reason: RedirectError.Reason, to target: HTTPOrigin? = nil) -> Action {
