@@ -77,7 +77,7 @@ def render(notice: list[str], rules: list[str], source: str) -> str:
         "extension PublicSuffixList {",
         "    /// The bundled list's rules (ICANN and PRIVATE sections), one a line: plain rules, then `*.` wildcard rules,",
         "    /// then `!` exception rules, each kind in ascending byte order, every label in its ASCII (A-label) form.",
-        '    static let bundledRules: StaticString = """',
+        '    package static let bundledRules: StaticString = """',
     ]
     lines += ["        " + rule for rule in plain + wildcards + exceptions]
     lines += ['        """', "}", ""]

@@ -19,7 +19,7 @@ package struct PublicSuffixList: Sendable {
             bytes[(index == 0 ? 0 : Int(ends[index - 1]))..<Int(ends[index])]
         }
 
-        mutating func append(_ rule: some Collection<UInt8>) {
+        mutating func append(_ rule: UnsafeBufferPointer<UInt8>) {
             bytes.append(contentsOf: rule)
             ends.append(Int32(bytes.count))
         }
@@ -31,7 +31,7 @@ package struct PublicSuffixList: Sendable {
             let rules = (0..<count).map { Array(rule($0)) }.sorted { Self.compare($0[...], $1[...]) < 0 }
             self = Rules()
             for (index, rule) in rules.enumerated() where index == 0 || rule != rules[index - 1] {
-                append(rule)
+                rule.withUnsafeBufferPointer { append($0) }
             }
         }
 
@@ -70,20 +70,32 @@ package struct PublicSuffixList: Sendable {
     /// line; lines starting with `//` and blank lines are skipped. Labels must be in their ASCII form already (the
     /// generator converts the list's U-labels), and lowercase.
     package init(rules: String) {
-        self.init(utf8: rules.utf8)
+        var rules = rules
+        self = rules.withUTF8 { PublicSuffixList(utf8: $0) }
     }
 
-    /// The list of `bytes`, in the format of ``init(rules:)``.
-    package init(utf8 bytes: some Collection<UInt8>) {
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
-            let rule = line.drop(while: Self.isSpace).prefix { !Self.isSpace($0) }
-            guard !rule.isEmpty, !rule.starts(with: "//".utf8) else { continue }
-            if rule.first == UInt8(ascii: "!") {
-                exceptions.append(rule.dropFirst())
-            } else if rule.starts(with: "*.".utf8) {
-                wildcards.append(rule.dropFirst(2))
+    /// The list of `bytes`, in the format of ``init(rules:)``: one pass over the bytes, and a sort only for rules
+    /// that do not come in byte order (the generated list does).
+    package init(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        // Every turn moves past one line: at most `bytes.count` turns.
+        while index < bytes.count {
+            var lineEnd = index
+            while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            var start = index
+            while start < lineEnd, Self.isSpace(bytes[start]) { start += 1 }
+            var end = start
+            while end < lineEnd, !Self.isSpace(bytes[end]) { end += 1 }
+            index = lineEnd + 1
+            guard start < end,
+                !(end - start >= 2 && bytes[start] == UInt8(ascii: "/") && bytes[start + 1] == UInt8(ascii: "/"))
+            else { continue }
+            if bytes[start] == UInt8(ascii: "!") {
+                exceptions.append(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end]))
+            } else if end - start >= 2, bytes[start] == UInt8(ascii: "*"), bytes[start + 1] == UInt8(ascii: ".") {
+                wildcards.append(UnsafeBufferPointer(rebasing: bytes[(start + 2)..<end]))
             } else {
-                plain.append(rule)
+                plain.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
             }
         }
         plain.sort()
