@@ -156,3 +156,18 @@ struct CookieDomainRulesTests {
         #expect(jar.allCookies.isEmpty)
     }
 }
+
+extension CookieDomainRulesTests {
+    @Test(
+        "a host whose last label is a number is an IPv4 address to a URL parser: never suffix-matched",
+        arguments: ["1.2.3.4", "10.1", "5.1.2", "x.2.3.4.5", "0x7f.1", "a.0X1F", "a.0x", "1.2.3.4.", "::1", "fe80::1"])
+    func endsInANumber(host: String) {
+        #expect(CookieMatching.isIPAddress(host))
+        #expect(!CookieMatching.domain("a." + host, matches: host) || host.contains(":"))
+    }
+
+    @Test("names that end in a label of letters are names", arguments: ["localhost", "a.x0", "1.2.3.a", "0xg", "a.b."])
+    func names(host: String) {
+        #expect(!CookieMatching.isIPAddress(host))
+    }
+}

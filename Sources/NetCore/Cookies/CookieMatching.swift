@@ -71,18 +71,20 @@ package enum CookieMatching {
         return String(decoding: bytes[..<last], as: UTF8.self)
     }
 
-    /// Whether `host` is an IPv4 address (four decimal numbers, perhaps with a trailing dot) or an IPv6 address (it
-    /// holds a `:`), which matches only itself.
+    /// Whether `host` is an IP address, which matches only itself: an IPv6 address (it holds a `:`), or a name
+    /// whose last label (a trailing dot aside) is a number, decimal or `0x` hexadecimal, which a URL parser reads as
+    /// an IPv4 address (WHATWG URL's "ends in a number": `127.0.0.1`, `10.1`, `0x7f.1`).
     package static func isIPAddress(_ host: String) -> Bool {
         var bytes = host.utf8[...]
         if bytes.contains(UInt8(ascii: ":")) { return true }
         if bytes.last == UInt8(ascii: ".") { bytes = bytes.dropLast() }
-        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        return parts.count == 4
-            && parts.allSatisfy { part in
-                (1...3).contains(part.count) && part.allSatisfy(isDigit)
-                    && part.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } <= 255
-            }
+        let last = bytes.lastIndex(of: UInt8(ascii: ".")).map { bytes[bytes.index(after: $0)...] } ?? bytes
+        guard !last.isEmpty else { return false }
+        if last.allSatisfy(isDigit) { return true }
+        let hex = last.dropFirst(2)
+        return last.count >= 2 && last.first == UInt8(ascii: "0")
+            && (last.dropFirst().first ?? 0) | 0x20 == UInt8(ascii: "x")
+            && hex.allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) }
     }
 
     /// Whether every byte of `text` is ASCII.
