@@ -87,11 +87,6 @@ package enum CookieMatching {
             && hex.allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) }
     }
 
-    /// Whether every byte of `text` is ASCII.
-    package static func isASCII(_ text: some StringProtocol) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 }
-    }
-
     private static func isUppercase(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
