@@ -28,5 +28,6 @@ let package = Package(
         harness("fuzz-multipart", ["NetMultipart"]),
         harness("fuzz-request-url", ["NetCore"]),
         harness("fuzz-header-fields", ["NetCore"]),
+        harness("fuzz-cookies", ["NetCore"]),
     ]
 )

@@ -78,7 +78,8 @@ public struct Cookie: Sendable, Hashable {
     ) {
         self.name = name
         self.value = value
-        self.domain = CookieMatching.canonical(domain.hasPrefix(".") ? String(domain.dropFirst()) : domain)
+        self.domain = CookieMatching.canonical(
+            domain.utf8.first == UInt8(ascii: ".") ? String(decoding: domain.utf8.dropFirst(), as: UTF8.self) : domain)
         self.path = path
         self.expiresAt = expiresAt
         self.isSecure = isSecure
@@ -96,7 +97,8 @@ public struct Cookie: Sendable, Hashable {
     /// Whether the cookie goes with a request to `host` and `path` over a secure (`https`) connection or not, at
     /// `now` (RFC 6265 §5.4, step 1).
     package func matches(_ target: CookieTarget, at now: Date) -> Bool {
-        let domainMatches = isHostOnly ? target.host == domain : CookieMatching.domain(target.host, matches: domain)
+        let domainMatches =
+            isHostOnly ? CookieMatching.same(target.host, domain) : CookieMatching.domain(target.host, matches: domain)
         return domainMatches && CookieMatching.path(target.path, matches: path) && (!isSecure || target.isSecure)
             && !isExpired(at: now)
     }

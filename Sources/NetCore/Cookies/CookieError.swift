@@ -33,13 +33,13 @@ public enum CookieError: Error, Sendable, Equatable, CustomStringConvertible {
         guard !cookie.value.utf8.contains(where: { isControl($0) || $0 == UInt8(ascii: ";") }) else {
             throw .invalidValue(name: name)
         }
-        var domain = cookie.domain
-        if domain.hasPrefix(".") { domain.removeFirst() }
-        domain = CookieMatching.canonical(domain)
+        var bytes = cookie.domain.utf8[...]
+        if bytes.first == UInt8(ascii: ".") { bytes = bytes.dropFirst() }
+        let domain = CookieMatching.canonical(String(decoding: bytes, as: UTF8.self))
         guard !domain.isEmpty, !domain.utf8.contains(where: { isControl($0) || " \t/;,?#@".utf8.contains($0) }) else {
             throw .invalidDomain(cookie.domain)
         }
-        guard cookie.path.hasPrefix("/"),
+        guard cookie.path.utf8.first == UInt8(ascii: "/"),
             !cookie.path.utf8.contains(where: { isControl($0) || $0 == UInt8(ascii: ";") })
         else {
             throw .invalidPath(cookie.path)

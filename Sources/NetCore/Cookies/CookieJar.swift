@@ -22,8 +22,14 @@ import Synchronization
 /// What decides where a cookie goes:
 /// - A cookie never goes to another host than it may: without a `Domain` attribute it goes back to the host
 ///   that set it only (`127.0.0.1` and `localhost` are two hosts); with one, to that domain and its subdomains,
-///   and a `Domain` the setting host is not inside is ignored, cookie and all. No public-suffix list is
-///   consulted: a bare top-level name (`Domain=com`) is refused, but `Domain=co.uk` from `a.co.uk` is kept.
+///   and a `Domain` the setting host is not inside is ignored, cookie and all.
+/// - A `Domain` that is a public suffix (`com`, `co.uk`, `github.io`: the Public Suffix List NetKit ships, see
+///   ``PublicSuffixes``) is refused, unless it is the request's own host (then the cookie is host-only), so that no
+///   site sets a cookie for its siblings. On an IP address host, `Domain` must be that address (host-only); a
+///   `Domain` that is not ASCII is refused. A trailing dot counts: `example.com.` is another host than
+///   `example.com`, as in browsers.
+/// - Names, values, domains and paths are compared as the server's bytes, never as `String`s (which take
+///   `K` and U+212A KELVIN SIGN as equal).
 /// - `Path` (or the default path of the request that set it), `Expires` and `Max-Age` (which wins; an expiry in
 ///   the past deletes the cookie), and `Secure` (set and sent over `https` only) are honoured. `HttpOnly` and
 ///   `SameSite` are kept as attributes: every request NetKit sends is an HTTP request of the caller's own.
@@ -39,16 +45,24 @@ import Synchronization
 /// Cookie values are secrets: ``Cookie``'s descriptions redact them, and NetKit's logging redacts `Cookie` and
 /// `Set-Cookie`. The jar keeps cookies in memory only, for as long as it lives.
 public final class CookieJar: Sendable {
-    private let store = Mutex(CookieStore())
+    private let store: Mutex<CookieStore>
     private let now: @Sendable () -> Date
 
-    /// Creates an empty jar.
-    public init() {
+    /// Creates an empty jar that refuses `Domain` attributes naming a public suffix of the bundled list.
+    public convenience init() {
+        self.init(publicSuffixes: .bundled)
+    }
+
+    /// Creates an empty jar that refuses `Domain` attributes naming a public suffix by `publicSuffixes`:
+    /// ``PublicSuffixes/bundled`` (what `init()` uses), ``PublicSuffixes/topLevelOnly``, or a rule of your own.
+    public init(publicSuffixes: PublicSuffixes) {
+        self.store = Mutex(CookieStore(publicSuffixes: publicSuffixes))
         self.now = { Date() }
     }
 
     /// Creates an empty jar that reads the time from `now` (for tests of expiry).
-    package init(now: @escaping @Sendable () -> Date) {
+    package init(publicSuffixes: PublicSuffixes = .bundled, now: @escaping @Sendable () -> Date) {
+        self.store = Mutex(CookieStore(publicSuffixes: publicSuffixes))
         self.now = now
     }
 
@@ -111,11 +125,14 @@ public final class CookieJar: Sendable {
         guard !cookies.isEmpty else { return }
         let own = request.head.headerFields.value(for: "Cookie")
         if let own {
+            // Names compared as bytes, spaces and tabs left out.
             let names = Set(
-                own.split(separator: ";").map { pair in
-                    String((pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair).filter { $0 != " " && $0 != "\t" })
+                own.utf8.split(separator: UInt8(ascii: ";")).map { pair in
+                    (pair.firstIndex(of: UInt8(ascii: "=")).map { pair[..<$0] } ?? pair).filter {
+                        $0 != 0x20 && $0 != 0x09
+                    }
                 })
-            cookies.removeAll { names.contains($0.name) }
+            cookies.removeAll { names.contains(Array($0.name.utf8)) }
             guard !cookies.isEmpty else { return }
         }
         let added = cookies.map(\.pair).joined(separator: "; ")

@@ -12,9 +12,10 @@ import Foundation
 /// an expiry is capped at 400 days. It holds at most ``maximumPerDomain`` cookies per domain and
 /// ``maximumCount`` in all, dropping the least recently used first.
 ///
-/// Without a public-suffix list, a `Domain` attribute that is a bare top-level name (no dot, such as `com`) is
-/// refused unless it is the request's own host (then the cookie is host-only); a `Domain` such as `co.uk` is
-/// accepted when the request host is under it.
+/// A `Domain` attribute that is a public suffix (``PublicSuffixes``: `com`, `co.uk`, `github.io`) is refused
+/// unless it is the request's own host, when the cookie is host-only (RFC 6265bis §5.7); on an IP address host it
+/// must be that address, and the cookie is host-only; one that is not ASCII is refused (hosts arrive as A-labels).
+/// Names, domains and paths are compared as bytes (``CookieMatching``).
 package struct CookieStore: Sendable {
     /// The most cookies kept for one domain (RFC 6265 §6.1 asks for at least 50).
     package static let maximumPerDomain = 50
@@ -33,9 +34,14 @@ package struct CookieStore: Sendable {
     private var entries: [Entry] = []
     private var nextOrder = 0
     /// How many of ``entries`` each domain has, so that a new cookie costs no count of them all.
-    private var domainCounts: [String: Int] = [:]
+    /// Keyed by the domain's bytes: `String` keys would merge canonically equivalent domains.
+    private var domainCounts: [[UInt8]: Int] = [:]
+    /// Which `Domain` attributes are refused as public suffixes.
+    package let publicSuffixes: PublicSuffixes
 
-    package init() {}
+    package init(publicSuffixes: PublicSuffixes = .bundled) {
+        self.publicSuffixes = publicSuffixes
+    }
 
     /// Every cookie that has not expired at `now`, oldest first.
     package func all(at now: Date) -> [Cookie] {
@@ -50,13 +56,16 @@ package struct CookieStore: Sendable {
     /// Keeps what a `Set-Cookie` field sent in answer to a request for `target` says, as RFC 6265 §5.3 decides: a
     /// new cookie, a replacement, a deletion (an expiry in the past), or nothing.
     package mutating func receive(_ field: String, from target: CookieTarget, at now: Date) {
-        guard let parsed = SetCookieParser.parse(field), let cookie = Self.cookie(from: parsed, for: target, at: now)
+        guard let parsed = SetCookieParser.parse(field),
+            let cookie = Self.cookie(from: parsed, for: target, at: now, publicSuffixes: publicSuffixes)
         else { return }
         store(cookie, fromSecureOrigin: target.isSecure, at: now)
     }
 
     /// The cookie `parsed` makes for a response to `target`, or `nil` when the rules refuse it.
-    static func cookie(from parsed: SetCookie, for target: CookieTarget, at now: Date) -> Cookie? {
+    static func cookie(
+        from parsed: SetCookie, for target: CookieTarget, at now: Date, publicSuffixes: PublicSuffixes
+    ) -> Cookie? {
         // Secure cookies come only from secure origins (RFC 6265bis §5.7).
         if parsed.isSecure, !target.isSecure { return nil }
         var expiresAt: Date?
@@ -66,29 +75,49 @@ package struct CookieStore: Sendable {
         } else if let expires = parsed.expires {
             expiresAt = min(expires, now.addingTimeInterval(maximumLifetime))
         }
-        var domain = parsed.domain ?? ""
-        if !domain.isEmpty, !domain.utf8.contains(UInt8(ascii: ".")), !CookieMatching.isIPAddress(domain) {
-            // A bare top-level name is a public suffix: only its own host may set a (host-only) cookie for it.
-            guard domain == target.host else { return nil }
-            domain = ""
-        }
-        let isHostOnly: Bool
-        if domain.isEmpty {
-            isHostOnly = true
-            domain = target.host
-        } else {
-            guard CookieMatching.domain(target.host, matches: domain) else { return nil }
-            isHostOnly = false
+        guard let (domain, isHostOnly) = Self.domain(of: parsed, for: target, publicSuffixes: publicSuffixes) else {
+            return nil
         }
         let path = parsed.path ?? CookieMatching.defaultPath(of: target.path)
-        let name = parsed.name.lowercased()
-        if name.hasPrefix("__secure-"), !parsed.isSecure { return nil }
-        if name.hasPrefix("__host-"), !parsed.isSecure || !isHostOnly || path != "/" { return nil }
+        // RFC 6265bis §4.1.3: the prefixes, matched on bytes in ASCII case (a combining mark cannot hide them).
+        if CookieMatching.hasCaseInsensitivePrefix(parsed.name, "__secure-"), !parsed.isSecure { return nil }
+        if CookieMatching.hasCaseInsensitivePrefix(parsed.name, "__host-"),
+            !parsed.isSecure || parsed.domain != nil || !CookieMatching.same(path, "/")
+        {
+            return nil
+        }
         return Cookie(
             name: parsed.name, value: parsed.value, domain: domain, path: path, expiresAt: expiresAt,
             isSecure: parsed.isSecure, isHTTPOnly: parsed.isHTTPOnly, sameSite: parsed.sameSite, isHostOnly: isHostOnly,
             createdAt: now
         )
+    }
+
+    /// The domain a cookie from `target` gets, and whether it is host-only (RFC 6265bis §5.7); `nil` when the
+    /// `Domain` attribute refuses the cookie.
+    ///
+    /// - No attribute: the request's host, host-only.
+    /// - Not ASCII: refused (hosts arrive as A-labels; browsers refuse such a domain too).
+    /// - On an IP address host, or naming an IP address: the same address (`[::1]` for `::1` too), host-only;
+    ///   anything else is refused. An address is never suffix-matched.
+    /// - A public suffix (`com`, `co.uk`, `com.`): the request's own host exactly, host-only; otherwise refused.
+    /// - Otherwise, a domain the host domain-matches (byte-wise, a trailing dot significant: `example.com.` is
+    ///   another host than `example.com`), for it and its subdomains; any other is refused.
+    static func domain(
+        of parsed: SetCookie, for target: CookieTarget, publicSuffixes: PublicSuffixes
+    ) -> (domain: String, isHostOnly: Bool)? {
+        guard var attribute = parsed.domain?.utf8[...], !attribute.isEmpty else { return (target.host, true) }
+        guard attribute.allSatisfy({ $0 < 0x80 }) else { return nil }
+        if attribute.first == UInt8(ascii: "["), attribute.last == UInt8(ascii: "]") {
+            attribute = attribute.dropFirst().dropLast()
+        }
+        let domain = String(decoding: attribute, as: UTF8.self)
+        if CookieMatching.isIPAddress(target.host) || CookieMatching.isIPAddress(domain)
+            || publicSuffixes.isPublicSuffix(domain)
+        {
+            return CookieMatching.same(domain, target.host) ? (target.host, true) : nil
+        }
+        return CookieMatching.domain(target.host, matches: domain) ? (domain, false) : nil
     }
 
     /// Stores `cookie`, replacing the one with its name, domain and path (whose creation time it keeps); a cookie
@@ -132,12 +161,13 @@ package struct CookieStore: Sendable {
     }
 
     private static func sameIdentity(_ lhs: Cookie, _ rhs: Cookie) -> Bool {
-        lhs.name == rhs.name && lhs.domain == rhs.domain && lhs.path == rhs.path
+        CookieMatching.same(lhs.name, rhs.name) && CookieMatching.same(lhs.domain, rhs.domain)
+            && CookieMatching.same(lhs.path, rhs.path)
     }
 
     /// Whether a plain origin's `new` would overwrite or shadow the `Secure` cookie `old` (RFC 6265bis §5.7).
     private static func shadows(_ old: Cookie, _ new: Cookie) -> Bool {
-        old.isSecure && old.name == new.name
+        old.isSecure && CookieMatching.same(old.name, new.name)
             && (CookieMatching.domain(old.domain, matches: new.domain)
                 || CookieMatching.domain(new.domain, matches: old.domain))
             && CookieMatching.path(new.path, matches: old.path)
@@ -145,10 +175,11 @@ package struct CookieStore: Sendable {
 
     /// Past a limit, drops expired cookies, then the least recently used ones.
     private mutating func evict(keeping domain: String, at now: Date) {
-        if entries.count > Self.maximumCount || domainCounts[domain, default: 0] > Self.maximumPerDomain {
+        let key = Array(domain.utf8)
+        if entries.count > Self.maximumCount || domainCounts[key, default: 0] > Self.maximumPerDomain {
             removeExpired(at: now)
         }
-        while domainCounts[domain, default: 0] > Self.maximumPerDomain {
+        while domainCounts[key, default: 0] > Self.maximumPerDomain {
             removeLeastRecentlyUsed(in: domain)
         }
         while entries.count > Self.maximumCount {
@@ -159,7 +190,8 @@ package struct CookieStore: Sendable {
     /// Removes the least recently used cookie (of `domain`, or of all).
     private mutating func removeLeastRecentlyUsed(in domain: String?) {
         var oldest: Int?
-        for index in entries.indices where domain == nil || entries[index].cookie.domain == domain {
+        for index in entries.indices
+        where domain.map({ CookieMatching.same(entries[index].cookie.domain, $0) }) ?? true {
             guard let current = oldest else {
                 oldest = index
                 continue
@@ -177,19 +209,19 @@ package struct CookieStore: Sendable {
 
     private mutating func append(_ entry: Entry) {
         entries.append(entry)
-        domainCounts[entry.cookie.domain, default: 0] += 1
+        domainCounts[Array(entry.cookie.domain.utf8), default: 0] += 1
     }
 
     private mutating func remove(at index: Int) {
-        let domain = entries.remove(at: index).cookie.domain
-        domainCounts[domain, default: 1] -= 1
-        if domainCounts[domain] == 0 { domainCounts[domain] = nil }
+        let key = Array(entries.remove(at: index).cookie.domain.utf8)
+        domainCounts[key, default: 1] -= 1
+        if domainCounts[key] == 0 { domainCounts[key] = nil }
     }
 
     private mutating func removeExpired(at now: Date) {
         let count = entries.count
         entries.removeAll { $0.cookie.isExpired(at: now) }
         guard entries.count != count else { return }
-        domainCounts = entries.reduce(into: [:]) { $0[$1.cookie.domain, default: 0] += 1 }
+        domainCounts = entries.reduce(into: [:]) { $0[Array($1.cookie.domain.utf8), default: 0] += 1 }
     }
 }

@@ -31,7 +31,6 @@ package struct CookieTarget: Sendable, Hashable {
     /// `https` and `wss` are secure (RFC 6265 §5.4 leaves "secure" to the user agent; NetKit counts no plain `http`
     /// host as secure, `localhost` included).
     static func isSecure(scheme: String) -> Bool {
-        let scheme = scheme.lowercased()
-        return scheme == "https" || scheme == "wss"
+        CookieMatching.equalsIgnoringCase(scheme, "https") || CookieMatching.equalsIgnoringCase(scheme, "wss")
     }
 }

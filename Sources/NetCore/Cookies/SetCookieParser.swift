@@ -18,78 +18,93 @@ package enum SetCookieParser {
     package static let maximumAttributeValueBytes = 1024
 
     /// The cookie `field` sets, or `nil` when it must be ignored.
+    ///
+    /// The field is read as bytes: it is split at the bytes `;` and `=` and trimmed of spaces and tabs, whatever
+    /// follows them (a combining mark after `;` does not hide it, as it would from `String`'s `Character`s).
     package static func parse(_ field: String) -> SetCookie? {
-        var parts = field.split(separator: ";", omittingEmptySubsequences: false)[...]
-        guard let pair = parts.popFirst(), let equals = pair.firstIndex(of: "=") else { return nil }
+        let bytes = Array(field.utf8)
+        var parts = bytes.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)[...]
+        guard let pair = parts.popFirst(), let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return nil }
         let name = trimmed(pair[..<equals])
-        let value = trimmed(pair[pair.index(after: equals)...])
-        guard !name.isEmpty, name.utf8.count + value.utf8.count <= maximumNameValueBytes,
-            !name.utf8.contains(where: isControl), !value.utf8.contains(where: isControl)
+        let value = trimmed(pair[(equals + 1)...])
+        guard !name.isEmpty, name.count + value.count <= maximumNameValueBytes,
+            !name.contains(where: isControl), !value.contains(where: isControl)
         else { return nil }
-        var cookie = SetCookie(name: String(name), value: String(value))
+        var cookie = SetCookie(name: text(name), value: text(value))
         for attribute in parts {
-            let (attributeName, attributeValue): (Substring, Substring)
-            if let equals = attribute.firstIndex(of: "=") {
+            let (attributeName, attributeValue): (ArraySlice<UInt8>, ArraySlice<UInt8>)
+            if let equals = attribute.firstIndex(of: UInt8(ascii: "=")) {
                 attributeName = trimmed(attribute[..<equals])
-                attributeValue = trimmed(attribute[attribute.index(after: equals)...])
+                attributeValue = trimmed(attribute[(equals + 1)...])
             } else {
                 attributeName = trimmed(attribute)
-                attributeValue = ""
+                attributeValue = []
             }
-            guard attributeValue.utf8.count <= maximumAttributeValueBytes else { continue }
-            apply(attributeName.lowercased(), String(attributeValue), to: &cookie)
+            guard attributeValue.count <= maximumAttributeValueBytes else { continue }
+            apply(text(attributeName), text(attributeValue), to: &cookie)
         }
         return cookie
     }
 
     private static func apply(_ name: String, _ value: String, to cookie: inout SetCookie) {
-        switch name {
-        case "expires":
+        let matches: (String, String) -> Bool = { CookieMatching.equalsIgnoringCase($0, $1) }
+        if matches(name, "expires") {
             if let date = CookieDate.parse(value) { cookie.expires = date }
-        case "max-age":
+        } else if matches(name, "max-age") {
             if let seconds = maxAge(value) { cookie.maxAge = seconds }
-        case "domain":
-            guard !value.isEmpty else { return }
-            let domain = value.hasPrefix(".") ? String(value.dropFirst()) : value
-            if !domain.isEmpty { cookie.domain = CookieMatching.canonical(domain) }
-        case "path":
-            cookie.path = value.hasPrefix("/") ? value : nil
-        case "secure":
+        } else if matches(name, "domain") {
+            // RFC 6265bis §5.6.3: an empty value is ignored; one leading "." is dropped.
+            var domain = value.utf8[...]
+            if domain.first == UInt8(ascii: ".") { domain = domain.dropFirst() }
+            if !domain.isEmpty { cookie.domain = CookieMatching.canonical(text(domain)) }
+        } else if matches(name, "path") {
+            cookie.path = value.utf8.first == UInt8(ascii: "/") ? value : nil
+        } else if matches(name, "secure") {
             cookie.isSecure = true
-        case "httponly":
+        } else if matches(name, "httponly") {
             cookie.isHTTPOnly = true
-        case "samesite":
-            switch value.lowercased() {
-            case "strict": cookie.sameSite = .strict
-            case "lax": cookie.sameSite = .lax
-            case "none": cookie.sameSite = .noRestriction
-            default: break
+        } else if matches(name, "samesite") {
+            if matches(value, "strict") {
+                cookie.sameSite = .strict
+            } else if matches(value, "lax") {
+                cookie.sameSite = .lax
+            } else if matches(value, "none") {
+                cookie.sameSite = .noRestriction
             }
-        default:
-            break
         }
     }
 
-    /// `Max-Age`: an optional `-` and digits; anything else is ignored. Past `Int`'s range it saturates.
+    /// `Max-Age`: an optional `-` and ASCII digits; anything else is ignored. Past `Int`'s range it saturates.
     private static func maxAge(_ value: String) -> Int? {
-        var digits = Substring(value)
-        let negative = digits.first == "-"
+        var digits = value.utf8[...]
+        let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             return nil
         }
-        guard let number = Int(digits) else { return negative ? Int.min : Int.max }
+        var number = 0
+        for digit in digits {
+            let (times10, overflow) = number.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAgain) = times10.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+            guard !overflow, !overflowAgain else { return negative ? Int.min : Int.max }
+            number = sum
+        }
         return negative ? -number : number
     }
 
     /// Without leading and trailing spaces and tabs.
-    private static func trimmed(_ text: Substring) -> Substring {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) })
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) })
         else {
-            return text[text.endIndex...]
+            return []
         }
-        return text[first...last]
+        return bytes[first...last]
+    }
+
+    /// Bytes cut from a `String` at ASCII bytes, as text again (they are whole UTF-8).
+    private static func text(_ bytes: some Collection<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
     }
 
     /// Control characters other than tab (RFC 6265bis §5.6: `%x00-08 / %x0A-1F / %x7F` abort).
