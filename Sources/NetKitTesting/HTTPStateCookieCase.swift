@@ -94,3 +94,33 @@ package struct HTTPStateCookieCase: Sendable, CustomStringConvertible {
         data.split(separator: UInt8(ascii: "\n")).map { Substring(String(decoding: $0, as: UTF8.self)) }
     }
 }
+
+extension HTTPStateCookieCase {
+    /// NetKit's own cases in the suite's shape, for runs without the suite's data: the server answers
+    /// `/cookie-parser?<name>` with a `302` and these `Set-Cookie` fields, and the result must carry the `Cookie`
+    /// header given (RFC 6265bis, a jar whose clock reads ``HTTPStateCookieSuite/now``; every request to 127.0.0.1
+    /// over http).
+    package static let netKit: [HTTPStateCookieCase] = [
+        own("netkit-one", ["a=1"], "a=1"),
+        own("netkit-two-in-order", ["a=1", "b=2"], "a=1; b=2"),
+        own("netkit-later-replaces", ["a=1", "a=2"], "a=2"),
+        own("netkit-names-are-case-sensitive", ["a=1", "A=2"], "a=1; A=2"),
+        own("netkit-max-age-zero-deletes", ["a=1", "a=2; Max-Age=0"], nil),
+        own("netkit-past-expires-deletes", ["a=1", "b=2", "a=3; Expires=Thu, 01 Jan 2009 00:00:00 GMT"], "b=2"),
+        own("netkit-future-expires-keeps", ["a=1; Expires=Wed, 01 Jan 2031 00:00:00 GMT"], "a=1"),
+        own("netkit-other-path-not-sent", ["a=1; Path=/elsewhere", "b=2"], "b=2"),
+        own("netkit-longer-path-first", ["a=1; Path=/", "b=2; Path=/cookie-parser-result"], "b=2; a=1"),
+        own("netkit-secure-over-http-ignored", ["a=1; Secure", "b=2"], "b=2"),
+        own("netkit-attributes-any-case", ["a=1; path=/; MAX-AGE=60; httponly; SameSite=Lax"], "a=1"),
+        own("netkit-spaces-trimmed", ["  a  =  1  "], "a=1"),
+        own("netkit-quotes-kept", [#"a="x y""#], #"a="x y""#),
+        own("netkit-ip-domain-is-host-only", ["a=1; Domain=127.0.0.1"], "a=1"),
+        own("netkit-foreign-domain-refused", ["a=1; Domain=example.com", "b=2"], "b=2"),
+        own("netkit-public-suffix-domain-refused", ["a=1; Domain=com", "b=2"], "b=2"),
+    ]
+
+    private static func own(_ name: String, _ setCookies: [String], _ expected: String?) -> HTTPStateCookieCase {
+        HTTPStateCookieCase(
+            name: name, fields: setCookies.map { (name: "Set-Cookie", value: $0) }, expectedCookie: expected)
+    }
+}
