@@ -84,7 +84,7 @@ package enum CachePolicy {
     }
 
     /// Statuses whose responses the cache stores: the successes `send` reads whole and a later request may be
-    /// answered with (§3 allows more, but redirects never reach the engine and failures are not worth keeping).
+    /// answered with (§3 allows more; these are the ones the engine reads whole and serves again).
     private static let storableStatuses: Set<Int> = [200, 203, 204]
 
     /// Whether a response may be stored and is worth storing (§3): a complete 200, 203 or 204 to a request whose

@@ -36,9 +36,9 @@ import Synchronization
 /// - A request's own `Cookie` header stays and comes first; the jar adds its cookies after it, except those whose
 ///   name the request already sends.
 ///
-/// Redirects are followed inside the transport, so a `Set-Cookie` on an intermediate redirect response is the
-/// transport's business (URLSession's own cookie storage, if its configuration has one); the jar sees the final
-/// response and files its cookies under the URL that answered. On the URLSession transports, a request whose
+/// The engine follows redirects itself, so the jar sees every hop: a `Set-Cookie` on a redirect response
+/// (`POST /login` → `302 /home`) is kept, filed under the URL that answered, and the next hop carries it. On the
+/// URLSession transports, a request whose
 /// cookies the jar manages is sent with `httpShouldHandleCookies = false`, so the session's own cookie storage
 /// neither replaces nor adds to the jar's header.
 ///

@@ -15,8 +15,8 @@ package struct CookieStage: RequestStage {
         if !exchange.isFromCache {
             let fields = exchange.response.head.headerFields.values(for: "Set-Cookie")
             if !fields.isEmpty {
-                // Filed under the URL that answered: where the transport's redirects led, or the request's own.
-                let target = exchange.response.url.flatMap(CookieTarget.init) ?? CookieTarget(exchange.request.head)
+                // Filed under the URL that answered: this hop's (the engine follows redirects, one hop at a time).
+                let target = CookieTarget(exchange.request.head)
                 jar.receive(fields, from: target)
             }
         }
