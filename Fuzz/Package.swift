@@ -1,17 +1,33 @@
 // swift-tools-version: 6.2
 // libFuzzer harnesses for NetKit's parsers and builders, one executable each; NetKit is used by path, through its
-// public API only. Built and run by run.sh (`make fuzz`, and `.ci/fuzz-short` in CI) with
+// public API only (but fuzz-cache-headers: see netKitPackageName). Built and run by run.sh (`make fuzz`, and `.ci/fuzz-short` in CI) with
 // `-sanitize=fuzzer,address`, which instruments NetKit's modules too. See README.md.
+import Foundation
 import PackageDescription
 
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
-/// A harness: an executable whose `<module>_main` hands its `LLVMFuzzerTestOneInput` to libFuzzer's driver.
-func harness(_ name: String, _ products: [String]) -> Target {
+/// The package name NetKit's modules are compiled with here, as SwiftPM makes it for a package used by path: the
+/// name of its folder (the one holding this one), lowercased, as a C identifier (`wt-cache` → `wt_cache`). A
+/// harness compiled with the same `-package-name` reaches NetKit's `package` declarations, which are not API:
+/// `fuzz-cache-headers` needs the cache's readers of `Cache-Control`, `Vary` and HTTP dates, which NetKit does not
+/// make public. Were SwiftPM to name it otherwise, that harness would fail to compile, not fuzz something else.
+let netKitPackageName: String = {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .lastPathComponent.lowercased()
+    let name = String(folder.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    return name.first?.isNumber == true ? "_" + name : name
+}()
+
+/// A harness: an executable whose `<module>_main` hands its `LLVMFuzzerTestOneInput` to libFuzzer's driver;
+/// `reachesPackage`: compiled as part of NetKit's package, for its `package` declarations.
+func harness(_ name: String, _ products: [String], reachesPackage: Bool = false) -> Target {
     .executableTarget(
         name: name,
         dependencies: ["FuzzSupport", "CLibFuzzer"] + products.map { .product(name: $0, package: "NetKit") },
-        swiftSettings: swift6
+        // Without package access SwiftPM passes no package name of its own (this package's), which would win.
+        packageAccess: !reachesPackage,
+        swiftSettings: swift6 + (reachesPackage ? [.unsafeFlags(["-package-name", netKitPackageName])] : [])
     )
 }
 
@@ -29,5 +45,6 @@ let package = Package(
         harness("fuzz-request-url", ["NetCore"]),
         harness("fuzz-header-fields", ["NetCore"]),
         harness("fuzz-cookies", ["NetCore"]),
+        harness("fuzz-cache-headers", ["NetCore"], reachesPackage: true),
     ]
 )

@@ -12,7 +12,8 @@ seconds="${1:-30}"
 shift || true
 harnesses=("$@")
 if [ "${#harnesses[@]}" -eq 0 ]; then
-    harnesses=(fuzz-line-splitter fuzz-ndjson fuzz-sse-parser fuzz-multipart fuzz-request-url fuzz-header-fields fuzz-cookies)
+    harnesses=(fuzz-line-splitter fuzz-ndjson fuzz-sse-parser fuzz-multipart fuzz-request-url fuzz-header-fields
+        fuzz-cookies fuzz-cache-headers)
 fi
 
 echo "== building the harnesses (-sanitize=fuzzer,address)"

@@ -352,8 +352,10 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         set { settings.withLock { $0.requestTimeout = newValue } }
     }
 
-    /// Answers and revalidates the GET requests of `send` from memory (RFC 9111), the same on every transport;
-    /// `nil` (the default): every request goes to the network.
+    /// Answers and revalidates the GET requests of `send` from memory (RFC 9111), the same on every transport; a
+    /// response answers only requests with the same credentials, transport and cookie jar, and a successful `POST`,
+    /// `PUT`, `PATCH` or `DELETE`, sent or streamed, removes what is stored for its URL; `nil` (the default): every
+    /// request goes to the network.
     public var responseCache: ResponseCache? {
         get { settings.withLock { $0.responseCache } }
         set { settings.withLock { $0.responseCache = newValue } }
@@ -368,6 +370,10 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
 
     /// Whether identical GET and HEAD requests in flight at once (same URL, headers and credentials) share one
     /// network call; each caller still gets its own value. Off by default.
+    ///
+    /// A request ID or trace context (``RequestIDPlugin``'s header, `traceparent`: see
+    /// ``TransportRequest/markCorrelationHeader(_:)``) does not make requests differ: the call goes out with
+    /// the values of the request that started it, and each caller's plugins still see its own.
     public var coalescesIdenticalRequests: Bool {
         get { settings.withLock { $0.coalescesIdenticalRequests } }
         set { settings.withLock { $0.coalescesIdenticalRequests = newValue } }

@@ -26,7 +26,7 @@ struct CacheFreshnessTests {
     static func stored(_ pairs: [(String, String)], receivedAt: Date = t0) throws -> CachedResponse {
         try #require(
             CachedResponse(
-                head: head(200, pairs), body: Data("body".utf8), request: request(),
+                head: head(200, pairs), body: Data("body".utf8), request: request(), partition: .of(request()),
                 requestTime: receivedAt, responseTime: receivedAt))
     }
 
@@ -207,5 +207,40 @@ struct CacheFreshnessTests {
         #expect(CachePolicy.invalidates(method: .delete, status: 302))
         #expect(!CachePolicy.invalidates(method: .put, status: 500))
         #expect(!CachePolicy.invalidates(method: .get, status: 200))
+        #expect(
+            CachePolicy.invalidates(method: .patch, status: 200)
+                && CachePolicy.invalidates(method: .connect, status: 200))
+        #expect(
+            !CachePolicy.invalidates(method: .head, status: 200)
+                && !CachePolicy.invalidates(method: .options, status: 204))
+    }
+
+    @Test("invalidated: the target, and Location and Content-Location of the same origin (relative ones resolved)")
+    func invalidatedTargets() throws {
+        var post = try HTTPRequestHead(method: .post, url: URL(string: "https://api.test/v1/items?x=1")!)
+        let targets = { (pairs: [(String, String)]) throws -> [String] in
+            CachePolicy.invalidatedTargets(of: post, response: try Self.head(201, pairs)).map {
+                let key = CacheKey($0)
+                return "\(key.method.rawValue) \(key.scheme)://\(key.authority)\(key.path)"
+            }
+        }
+        #expect(try targets([]) == ["POST https://api.test/v1/items?x=1"])
+        #expect(
+            try targets([("Location", "items/7"), ("Content-Location", "https://API.test:443/v1/items/7?full")]) == [
+                "POST https://api.test/v1/items?x=1", "GET https://api.test/v1/items/7",
+                "GET https://api.test/v1/items/7?full",
+            ])
+        #expect(try targets([("Location", "/v1/items?x=1")]).count == 1, "the target itself is not repeated")
+        #expect(
+            try targets([
+                ("Location", "https://other.test/v1/items/7"), ("Content-Location", "http://api.test/v1/items/7"),
+            ]).count == 1, "another origin (scheme, host or port) is left alone")
+        #expect(try targets([("Location", "http://[::1")]).count == 1, "a Location that is no URL is ignored")
+        #expect(try targets([("Location", "")]).count == 1)
+        post.method = .delete
+        #expect(try targets([("Location", "/v1/gone")]).count == 2)
+        let explicit = try HTTPRequestHead(url: URL(string: "HTTPS://API.test:443/v1/a")!)
+        #expect(CacheKey(explicit) == CacheKey(try HTTPRequestHead(url: URL(string: "https://api.test/v1/a")!)))
+        #expect(CacheKey(try HTTPRequestHead(url: URL(string: "https://[::1]:8443/v1/a")!)).authority == "[::1]:8443")
     }
 }

@@ -31,7 +31,9 @@ struct ResponseCacheTests {
         let head = HTTPResponseHead(
             statusCode: 200, headerFields: try HTTPHeaderFields(pairs.map { (name: $0.0, value: $0.1) }))
         return try #require(
-            CachedResponse(head: head, body: Data(body.utf8), request: request, requestTime: time, responseTime: time))
+            CachedResponse(
+                head: head, body: Data(body.utf8), request: request, partition: .of(request), requestTime: time,
+                responseTime: time))
     }
 
     @Test("the bound holds: the least recently used go first, and a lookup counts as a use")
@@ -110,8 +112,9 @@ struct ResponseCacheTests {
             statusCode: 200,
             headerFields: try HTTPHeaderFields([(name: "Vary", value: "*"), (name: "ETag", value: "\"a\"")]))
         #expect(
-            CachedResponse(head: head, body: Data(), request: request, requestTime: Self.t0, responseTime: Self.t0)
-                == nil)
+            CachedResponse(
+                head: head, body: Data(), request: request, partition: .of(request), requestTime: Self.t0,
+                responseTime: Self.t0) == nil)
     }
 
     @Test("a response is never shared between different Authorization values, nor with a request without one")
@@ -127,6 +130,35 @@ struct ResponseCacheTests {
         #expect(cache.count == 2)
         #expect(cache.response(for: bob)?.body == Data("bob".utf8))
         #expect(cache.response(for: ann)?.body == Data("ann".utf8))
+    }
+
+    @Test(
+        "a response answers its own partition only: another API key, transport or jar misses; invalidation is everyone's"
+    )
+    func partitions() throws {
+        let cache = ResponseCache(maximumBytes: 10_000, now: { Self.t0 })
+        let tenantA = try Self.request("/me", [("X-API-Key", "a")])
+        let tenantB = try Self.request("/me", [("X-API-Key", "b")])
+        let otherTransport = TransportIdentity(IdentityOnlyTransport())
+        let entry = try #require(
+            CachedResponse(
+                head: HTTPResponseHead(
+                    statusCode: 200, headerFields: try HTTPHeaderFields([(name: "ETag", value: "\"a\"")])),
+                body: Data("a".utf8), request: tenantA, partition: .of(tenantA, jar: 7), requestTime: Self.t0,
+                responseTime: Self.t0))
+        #expect(entry.byteCount == 1 + 4 + 3 + 4 + "x-api-key".utf8.count + 1, "the credential kept is counted")
+        cache.store(entry, for: tenantA)
+        #expect(cache.response(for: tenantA, in: .of(tenantA, jar: 7))?.body == Data("a".utf8))
+        #expect(cache.response(for: tenantB, in: .of(tenantB, jar: 7)) == nil)
+        #expect(cache.response(for: tenantA, in: .of(tenantA, jar: 8)) == nil)
+        #expect(cache.response(for: tenantA, in: .of(tenantA)) == nil)
+        #expect(cache.response(for: tenantA, in: .of(tenantA, transport: otherTransport, jar: 7)) == nil)
+        cache.remove(for: tenantA, in: .of(tenantB, jar: 7))
+        #expect(cache.count == 1, "removal for another partition leaves it")
+        var put = tenantB
+        put.method = .put
+        cache.invalidate(put)
+        #expect(cache.count == 0, "a PUT by anyone invalidates it")
     }
 
     @Test("invalidating a target removes every variant; removeAll forgets everything")

@@ -36,6 +36,29 @@ struct NetKitClientTransportTests {
         #expect(String(decoding: sent.body, as: UTF8.self) == #"{"title":"milk"}"#)
     }
 
+    @Test("a PUT through the transport invalidates the engine's stored GET of its URL")
+    func putInvalidatesCache() async throws {
+        let stub = StubTransport { request, _ in
+            request.method == .get ? .json("{}", headers: ["Cache-Control": "max-age=60"]) : .status(204)
+        }
+        var executor = RequestExecutor(transport: stub)
+        executor.responseCache = ResponseCache(maximumBytes: 1 << 20)
+        let transport = NetKitClientTransport(executor: executor)
+        struct GetTodo: Endpoint {
+            typealias Response = EmptyResponse
+            var path: String { "/todos/1" }
+            var method: HTTPMethod { .get }
+        }
+        _ = try await executor.send(GetTodo(), baseURL: Self.base)
+        _ = try await transport.send(request(.get, "/todos/1"), body: nil, baseURL: Self.base, operationID: "getTodo")
+        #expect(executor.responseCache?.count == 1, "the transport's GET is neither answered from the cache nor stored")
+        _ = try await transport.send(
+            request(.put, "/todos/1"), body: HTTPBody("{}"), baseURL: Self.base, operationID: "updateTodo")
+        #expect(executor.responseCache?.count == 0)
+        _ = try await executor.send(GetTodo(), baseURL: Self.base)
+        #expect(stub.requests.map(\.method) == [.get, .get, .put, .get])
+    }
+
     @Test("plugins see the operation ID in every hook, and didFinish sees a documented 404 as a response")
     func operationIDReachesPlugins() async throws {
         let stub = StubTransport(replies: [.json(#"{"message":"no such todo"}"#, status: 404)])

@@ -187,6 +187,34 @@ struct TracingPluginTests {
         expectNothingLeft(plugin)
     }
 
+    @Test(
+        "trace context does not defeat coalescing: identical requests in flight share one call, W3C or the tracer's own fields",
+        .timeLimit(.minutes(1)), arguments: [true, false])
+    func coalescesDespiteTraceContext(w3c: Bool) async throws {
+        let gate = StubGate()
+        let stub = StubTransport { _, _ in .json("{}").held(by: gate) }
+        let tracer: any Tracer = w3c ? self.tracer : InMemoryTracer()
+        var coalescing = RequestExecutor(transport: stub, plugins: [TracingPlugin(tracer: tracer)])
+        coalescing.coalescesIdenticalRequests = true
+        let executor = coalescing
+        let coalescer = try #require(executor.coalescer)
+        let calls = (0..<3).map { _ in Task { _ = try await executor.send(Search(), baseURL: base) } }
+        await coalescer.waitUntilWaiting(3)
+        await gate.waitForArrivals(1)
+        gate.open()
+        for call in calls { try await call.value }
+        #expect(stub.requestCount == 1)
+        let sent = try #require(stub.requests.first)
+        #expect(sent.value(forHeader: w3c ? "traceparent" : "in-memory-span-id") != nil)
+    }
+
+    @Test("the injector marks what it writes as correlation fields")
+    func injectorMarksCorrelation() throws {
+        var request = TransportRequest(head: try HTTPRequestHead(url: base))
+        TransportRequestInjector().inject("1", forKey: "X-Vendor-Trace", into: &request)
+        #expect(request.isCorrelationHeader("x-vendor-trace"))
+    }
+
     @Test("the injector replaces an earlier value and leaves out one the wire cannot carry")
     func injector() throws {
         let url = try #require(URL(string: "https://api.test/v1"))

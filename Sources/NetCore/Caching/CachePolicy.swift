@@ -37,6 +37,26 @@ package enum CachePolicy {
         return (200..<400).contains(status)
     }
 
+    /// The targets whose stored responses a response to `request` that ``invalidates(method:status:)`` makes stale
+    /// (§4.4): the request's own, and the URLs its `Location` and `Content-Location` name (relative ones resolved
+    /// against the request's) when they have the request's origin; a URL of another origin is left alone, so that
+    /// one server cannot clear what another served.
+    package static func invalidatedTargets(of request: HTTPRequestHead, response: HTTPResponseHead)
+        -> [HTTPRequestHead]
+    {
+        var targets = [request]
+        let origin = HTTPOrigin(request)
+        for name in ["Location", "Content-Location"] {
+            guard let value = response.headerFields.value(for: name), !value.isEmpty,
+                let base = request.url, let url = URL(string: value, relativeTo: base)?.absoluteURL,
+                let head = try? HTTPRequestHead(method: .get, url: url), HTTPOrigin(head) == origin,
+                !targets.contains(where: { CacheKey($0, method: .get) == CacheKey(head, method: .get) })
+            else { continue }
+            targets.append(head)
+        }
+        return targets
+    }
+
     /// Whether `stored` may be handed out at `now` for a request with `request`'s directives (§4.2, §5.2.1):
     /// fresh, young enough for `max-age`, fresh enough for `min-fresh`, or stale within `max-stale` when the
     /// response allows that (no `must-revalidate`); never without validation when either side says `no-cache`.

@@ -1,11 +1,12 @@
 /// Where a stored response is filed: the method and the target. Which of the responses filed there answers a
-/// request is the ``CachedResponse``'s to say (its `Authorization` and `Vary`).
+/// request is the ``CachedResponse``'s to say (its ``CredentialPartition`` and `Vary`). The partition is not part of
+/// the key, so that a method that is not safe invalidates a target for everyone (RFC 9111 §4.4).
 package struct CacheKey: Sendable, Hashable {
     /// The method (`GET`).
     package var method: HTTPMethod
     /// The scheme, lowercased.
     package var scheme: String
-    /// The host and port, lowercased.
+    /// The host, lowercased, and the port when it is not the scheme's default (`api.test:443` is `api.test`).
     package var authority: String
     /// The path and query as sent.
     package var path: String
@@ -14,7 +15,13 @@ package struct CacheKey: Sendable, Hashable {
     package init(_ head: HTTPRequestHead, method: HTTPMethod? = nil) {
         self.method = method ?? head.method
         self.scheme = head.scheme.lowercased()
-        self.authority = head.authority.lowercased()
+        if head.port == nil {
+            self.authority = head.authority.lowercased()
+        } else {
+            // The origin's description names the port only when it is not the scheme's default.
+            let origin = HTTPOrigin(head)
+            self.authority = String(origin.description.dropFirst(origin.scheme.utf8.count + 3))
+        }
         self.path = head.path
     }
 }
@@ -64,23 +71,27 @@ package struct CacheStore: Sendable {
         return result
     }
 
-    /// The response filed under `key` that may answer `request`, counted as used; the most recently stored when
-    /// several may.
-    package mutating func response(for key: CacheKey, matching request: HTTPRequestHead) -> CachedResponse? {
+    /// The response filed under `key` that may answer `request` of `partition`, counted as used; the most recently
+    /// stored when several may.
+    package mutating func response(
+        for key: CacheKey, matching request: HTTPRequestHead, in partition: CredentialPartition
+    ) -> CachedResponse? {
         guard let ids = variants[key] else { return nil }
         // Variants are appended as they are stored: the last that matches is the newest.
-        guard let id = ids.last(where: { nodes[$0]?.response.matches(request) == true }) else { return nil }
+        guard let id = ids.last(where: { nodes[$0]?.response.matches(request, in: partition) == true }) else {
+            return nil
+        }
         touch(id)
         return nodes[id]?.response
     }
 
-    /// Files `response` under `key` in place of the responses there that answer the same `request`, then removes
-    /// the least recently used until the bound holds again.
+    /// Files `response` under `key` in place of the responses there that answer the same `request` (of the same
+    /// partition), then removes the least recently used until the bound holds again.
     /// - Returns: `false` when the response alone is larger than the bound: it is not stored (the responses it
     ///   would have replaced are removed all the same, being superseded).
     @discardableResult
     package mutating func store(_ response: CachedResponse, for key: CacheKey, request: HTTPRequestHead) -> Bool {
-        removeResponses(for: key, matching: request)
+        removeResponses(for: key, matching: request, in: response.partition)
         guard response.byteCount <= maximumBytes else { return false }
         nextID += 1
         let id = nextID
@@ -96,14 +107,16 @@ package struct CacheStore: Sendable {
         return true
     }
 
-    /// Removes the responses filed under `key` that may answer `request`.
-    package mutating func removeResponses(for key: CacheKey, matching request: HTTPRequestHead) {
-        for id in variants[key] ?? [] where nodes[id]?.response.matches(request) == true {
+    /// Removes the responses filed under `key` that may answer `request` of `partition`.
+    package mutating func removeResponses(
+        for key: CacheKey, matching request: HTTPRequestHead, in partition: CredentialPartition
+    ) {
+        for id in variants[key] ?? [] where nodes[id]?.response.matches(request, in: partition) == true {
             remove(id)
         }
     }
 
-    /// Removes every response filed under `key`, whatever request it answered.
+    /// Removes every response filed under `key`, whatever request of whatever partition it answered.
     package mutating func removeResponses(for key: CacheKey) {
         for id in variants[key] ?? [] { remove(id) }
     }

@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// A response as the cache keeps it: its head, its body, when it was asked for and received, and what of its
-/// request decides which later requests it may answer (their `Authorization`, and the fields its `Vary` names).
+/// request decides which later requests it may answer (whose it was, ``CredentialPartition``, and the fields its
+/// `Vary` names).
 ///
 /// The stored head leaves out what belongs to one connection or one delivery (RFC 9111 §3.1): `Connection` and the
 /// fields it names, the other hop-by-hop fields, and `Set-Cookie` (the cookies were handed to the cookie jar when
@@ -25,8 +26,8 @@ package struct CachedResponse: Sendable {
     package let body: Data
     /// The URL that answered when redirects moved the request elsewhere.
     package let url: URL?
-    /// The `Authorization` value of the request it answered: it answers only requests with the same one.
-    package let authorization: String?
+    /// Whose request it answered (transport, cookie jar, credential values): it answers only requests of the same.
+    package let partition: CredentialPartition
     /// The request fields its `Vary` names.
     package let varying: [VaryingField]
     /// How fresh it is.
@@ -34,12 +35,13 @@ package struct CachedResponse: Sendable {
     /// What it counts against the cache's bound: body, header fields, and the request values kept with it.
     package private(set) var byteCount: Int
 
-    /// The response to `request`, or `nil` for one that can never be chosen again (`Vary: *`).
+    /// The response to `request` of `partition`, or `nil` for one that can never be chosen again (`Vary: *`).
     package init?(
         head: HTTPResponseHead,
         body: Data,
         url: URL? = nil,
         request: HTTPRequestHead,
+        partition: CredentialPartition,
         requestTime: Date,
         responseTime: Date
     ) {
@@ -49,7 +51,7 @@ package struct CachedResponse: Sendable {
         self.head = stored
         self.body = body
         self.url = url
-        self.authorization = request.headerFields.value(for: "Authorization")
+        self.partition = partition
         self.varying = names.map { VaryingField(name: $0, value: Self.normalized(request.headerFields, $0)) }
         self.freshness = CacheFreshness(head: stored, requestTime: requestTime, responseTime: responseTime)
         self.byteCount = 0
@@ -65,10 +67,11 @@ package struct CachedResponse: Sendable {
     /// Whether the response can be validated: it has an entity tag or a modification date.
     package var hasValidator: Bool { entityTag != nil || lastModified != nil }
 
-    /// Whether the response may answer `request` (§4.1): the same `Authorization` (or none on both), and for each
-    /// field its `Vary` names the same value (or none on both).
-    package func matches(_ request: HTTPRequestHead) -> Bool {
-        guard request.headerFields.value(for: "Authorization") == authorization else { return false }
+    /// Whether the response may answer `request` of `partition` (§4.1): the same partition (transport, jar and
+    /// every credential value, or none on both), and for each field its `Vary` names the same value (or none on
+    /// both).
+    package func matches(_ request: HTTPRequestHead, in partition: CredentialPartition) -> Bool {
+        guard partition == self.partition else { return false }
         return varying.allSatisfy { Self.normalized(request.headerFields, $0.name) == $0.value }
     }
 
@@ -169,7 +172,7 @@ package struct CachedResponse: Sendable {
 
     /// The bytes the entry holds: body, each header field as it would go on the wire, the kept request values.
     private func measure() -> Int {
-        var bytes = body.count + (authorization?.utf8.count ?? 0)
+        var bytes = body.count + partition.byteCount
         for field in head.headerFields { bytes += field.name.utf8.count + field.value.utf8.count + 4 }
         for field in varying { bytes += field.name.utf8.count + (field.value?.utf8.count ?? 0) }
         return bytes

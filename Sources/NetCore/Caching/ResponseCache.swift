@@ -8,8 +8,8 @@ import Synchronization
 /// An HTTP cache (RFC 9111) kept in memory, opt-in: `manager.responseCache = ResponseCache(maximumBytes: 8 << 20)`.
 ///
 /// The engine asks it about every `send` of a `GET` (not `stream`, and not a request that is already conditional
-/// or asks for a range). The same on every transport, Linux included, since it sits in the engine, not in the
-/// transport:
+/// or asks for a range), and tells it about every request that may change what it stores, whichever way it is sent.
+/// The same on every transport, Linux included, since it sits in the engine, not in the transport:
 ///
 /// ```swift
 /// let manager = NetworkManager(baseURL: URL(string: "https://api.example.com")!)
@@ -29,16 +29,23 @@ import Synchronization
 ///   this cache belongs to one client; `s-maxage` is for shared caches and is ignored.
 /// - `Vary`: a stored response answers only requests whose fields it names carry the same values; `Vary: *`
 ///   is never stored.
-/// - A response is never shared between different `Authorization` values: it answers only requests with the
-///   same one (or, like its request, none).
+/// - A response answers only requests that are as much the same caller's as its own was: the same value of every
+///   header field that carries a credential (`Authorization`, `Cookie`, an API key, what plugins and
+///   ``RequestExecutor/credentialFields`` declare: ``CredentialFields``) or none on both, sent through the same
+///   transport (one that is a class or an actor is itself; a struct transport of your own is told apart by its type
+///   alone: make it a class if two of them may answer differently) with the same ``CookieJar`` (or none). Credential
+///   query items are part of the URL the cache keys on. Tenants of one engine, engines over two transports and two
+///   cookie sessions sharing one cache never get each other's responses.
 /// - Stored: complete 200, 203 and 204 responses to `GET` that can be validated or are fresh for a while, without
-///   their `Set-Cookie` fields (the cookie jar had them when they arrived). A successful `POST`, `PUT`, `PATCH` or
-///   `DELETE` removes what is stored for its URL.
+///   their `Set-Cookie` fields (the cookie jar had them when they arrived).
+/// - A successful (2xx or 3xx) `POST`, `PUT`, `PATCH`, `DELETE` or any other method that is not safe removes what
+///   is stored for its URL, and for the URLs its `Location` and `Content-Location` name on the same origin, for
+///   every caller (RFC 9111 §4.4): sent with `send`, `stream` or NetOpenAPI's transport alike.
 /// - Bounded: at most ``maximumBytes`` of bodies and header fields; storing past it removes the least recently
 ///   used responses first, and a response larger than the bound is not stored.
 ///
-/// Token values and bodies stay in memory only, for as long as the cache lives; ``removeAll()`` forgets them (at
-/// sign-out, say).
+/// Credential values and bodies stay in memory only, compared as they are, for as long as the cache lives;
+/// ``removeAll()`` forgets them (at sign-out, say).
 public final class ResponseCache: Sendable {
     /// The most bytes of stored bodies and header fields kept; the least recently used entries go first.
     public let maximumBytes: Int
@@ -74,23 +81,24 @@ public final class ResponseCache: Sendable {
     /// The current time, as the cache reads it.
     package func now() -> Date { clock() }
 
-    /// The stored response that may answer `request`, counted as used.
-    package func response(for request: HTTPRequestHead) -> CachedResponse? {
-        entries.withLock { $0.response(for: CacheKey(request), matching: request) }
+    /// The stored response that may answer `request` of `partition`, counted as used.
+    package func response(for request: HTTPRequestHead, in partition: CredentialPartition) -> CachedResponse? {
+        entries.withLock { $0.response(for: CacheKey(request), matching: request, in: partition) }
     }
 
-    /// Stores `response` for `request`, in place of what answered the same request before.
+    /// Stores `response` for `request` (of the response's partition), in place of what answered the same request
+    /// before.
     @discardableResult
     package func store(_ response: CachedResponse, for request: HTTPRequestHead) -> Bool {
         entries.withLock { $0.store(response, for: CacheKey(request), request: request) }
     }
 
-    /// Removes the stored responses that would answer `request`.
-    package func remove(for request: HTTPRequestHead) {
-        entries.withLock { $0.removeResponses(for: CacheKey(request), matching: request) }
+    /// Removes the stored responses that would answer `request` of `partition`.
+    package func remove(for request: HTTPRequestHead, in partition: CredentialPartition) {
+        entries.withLock { $0.removeResponses(for: CacheKey(request), matching: request, in: partition) }
     }
 
-    /// Removes every stored `GET` response of `request`'s target, whoever asked for it.
+    /// Removes every stored `GET` response of `request`'s target, whoever asked for it (every partition).
     package func invalidate(_ request: HTTPRequestHead) {
         entries.withLock { $0.removeResponses(for: CacheKey(request, method: .get)) }
     }

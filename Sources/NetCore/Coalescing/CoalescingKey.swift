@@ -1,5 +1,11 @@
 /// What makes two requests identical for coalescing: method, target and every header field in order (the
-/// credential and cookies included, since they are header fields by then), and the transfer's idle timeout.
+/// credential and cookies included, since they are header fields by then) except correlation fields, the
+/// transfer's idle timeout, and whose the request is (``CredentialPartition``: the transport, the cookie jar and
+/// the credential values).
+///
+/// Correlation fields (``TransportRequest/isCorrelationHeader(_:)``: a request ID, W3C or B3 trace context) are
+/// left out, so that `RequestIDPlugin` or a tracing plugin, which give every request its own, do not keep every
+/// request apart; a field that carries a credential is never one of them.
 package struct CoalescingKey: Sendable, Hashable {
     package var method: HTTPMethod
     package var scheme: String
@@ -7,15 +13,21 @@ package struct CoalescingKey: Sendable, Hashable {
     package var path: String
     package var headerFields: HTTPHeaderFields
     package var idleTimeout: Duration?
+    package var partition: CredentialPartition
 
-    /// The key of `request`, or `nil` when it may not share a call: only `GET` and `HEAD` without a body may.
-    package init?(_ request: TransportRequest) {
+    /// The key of `request` of `partition`, or `nil` when it may not share a call: only `GET` and `HEAD` without a
+    /// body may. The partition is only worked out for those.
+    package init?(_ request: TransportRequest, partition: () -> CredentialPartition) {
         guard request.method == .get || request.method == .head, request.body == nil else { return nil }
         method = request.method
         scheme = request.head.scheme.lowercased()
         authority = request.head.authority.lowercased()
         path = request.head.path
-        headerFields = request.head.headerFields
+        let fields = request.head.headerFields
+        headerFields =
+            fields.contains(where: { request.isCorrelationHeader($0.name) })
+            ? HTTPHeaderFields(fields.filter { !request.isCorrelationHeader($0.name) }) : fields
         idleTimeout = request.idleTimeout
+        self.partition = partition()
     }
 }

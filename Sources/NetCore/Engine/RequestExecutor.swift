@@ -43,17 +43,21 @@ public struct RequestExecutor: Sendable {
     public var clock: any Clock<Duration>
     /// A number in `0..<1` for each jittered retry wait (a test can pass a fixed one).
     public var randomUnit: @Sendable () -> Double
-    /// Answers and revalidates `send`'s GET requests from memory (RFC 9111, see ``ResponseCache``); `nil` (the default): no cache.
+    /// Answers and revalidates `send`'s GET requests from memory (RFC 9111, see ``ResponseCache``), and forgets what a
+    /// successful `POST`, `PUT`, `PATCH` or `DELETE` changed, whichever way it was sent; `nil` (the default): no cache.
     public var responseCache: ResponseCache?
     /// Stores every response's `Set-Cookie` and sends `Cookie` on later requests (RFC 6265); `nil` (the default):
     /// no cookies are kept.
     public var cookieJar: CookieJar?
     /// Whether identical GET and HEAD requests of `send` in flight at once share one network call. Off by default.
     ///
-    /// Identical: the same method, URL and header fields as they go out (the credential and cookies included), so
-    /// callers with different tokens never share. Each caller decodes the shared response itself; a caller that is
-    /// cancelled gets `CancellationError` at once while the others go on, and the call is cancelled only when every
-    /// caller has been. Copies of this engine share the calls in flight; turning it off and on again starts afresh.
+    /// Identical: the same method, URL and header fields as they go out (the credential and cookies included), through
+    /// the same transport with the same cookie jar, so callers with different tokens never share. Correlation fields
+    /// (a request ID, trace context: ``TransportRequest/markCorrelationHeader(_:)``) do not count: the call goes out
+    /// with the values of the caller that started it, and each caller's plugins are still given its own request. Each
+    /// caller decodes the shared response itself; a caller that is cancelled gets `CancellationError` at once while
+    /// the others go on, and the call is cancelled only when every caller has been. Copies of this engine share the
+    /// calls in flight (those over another transport never share a call); turning it off and on again starts afresh.
     public var coalescesIdenticalRequests: Bool {
         get { coalescer != nil }
         set { if newValue != (coalescer != nil) { coalescer = newValue ? RequestCoalescer() : nil } }
@@ -345,7 +349,8 @@ public struct RequestExecutor: Sendable {
             retry = RetryStage(
                 policy: retryPolicy, state: state, clock: clock, randomUnit: randomUnit, presentation: presentation)
         }
-        // The cache and coalescing are `send`'s: a stream's body is the caller's to read, once.
+        // The cache answers and stores on `send`'s road only (a stream's body is the caller's to read, once) but
+        // invalidates on every road; coalescing is `send`'s. Both tell callers apart by transport and cookie jar too.
         let collects = if case .collect = body { true } else { false }
         let statusCheck = StatusCheckStage(errorDecoder: errorDecoder, errorModel: errorModel)
         return Road(
@@ -361,8 +366,13 @@ public struct RequestExecutor: Sendable {
             attempt: PluginAttemptStage(plugins: plugins, state: state),
             credentialGuard: credentialGuard,
             cookies: cookieJar.map(CookieStage.init),
-            cache: collects ? responseCache.map { CacheStage(cache: $0, state: state) } : nil,
-            coalesce: collects ? coalescer.map { CoalescingStage(coalescer: $0, state: state) } : nil,
+            cache: responseCache.map {
+                CacheStage(cache: $0, state: state, transport: transport, cookieJar: cookieJar, stores: collects)
+            },
+            coalesce: collects
+                ? coalescer.map {
+                    CoalescingStage(coalescer: $0, state: state, transport: transport, cookieJar: cookieJar)
+                } : nil,
             body: BodyStage(mode: body, state: state),
             transport: transport,
             state: state

@@ -41,7 +41,8 @@ package struct Road: Sendable {
     package var credentialGuard: CredentialGuard = .open
     /// Sends the cookie jar's cookies and keeps those responses set.
     package var cookies: CookieStage? = nil
-    /// Answers and revalidates from the response cache, and stores what may be stored.
+    /// Answers and revalidates from the response cache, and stores what may be stored (`send`'s road); on every road,
+    /// a successful method that is not safe invalidates.
     package var cache: CacheStage? = nil
     /// Lets identical requests in flight at once share one transport call (and so outlives any one caller).
     package var coalesce: CoalescingStage? = nil

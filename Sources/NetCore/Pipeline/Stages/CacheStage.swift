@@ -5,31 +5,50 @@ import Foundation
 #endif
 
 /// Answers `send`'s `GET` requests from the ``ResponseCache`` when it may, validates stale responses with a
-/// conditional request, and stores what may be stored (see ``CachePolicy`` for the rules).
+/// conditional request, and stores what may be stored (see ``CachePolicy`` for the rules); on every road, a
+/// successful response to a method that is not safe invalidates what is stored for its target (RFC 9111 §4.4).
 ///
-/// It sits inside the plugins and the credential, so that a response is filed under the request as it goes out,
-/// `Authorization` included. A 304 that validates a stored response comes back out as that response (status, body)
-/// with the 304's header fields: the stages outside never see the 304. A response served without the network is
-/// marked ``Exchange/isFromCache``.
+/// It sits inside the plugins, the credential and the cookies, so that a response is filed under the request as it
+/// goes out: whose it is (``CredentialPartition``: the transport, the cookie jar, every credential field's value)
+/// decides which later requests it may answer. A 304 that validates a stored response comes back out as that
+/// response (status, body) with the 304's header fields: the stages outside never see the 304. A response served
+/// without the network is marked ``Exchange/isFromCache``.
+///
+/// On the roads that hand the body over unread (`stream`, `forward`) it only invalidates: nothing is answered from
+/// the cache or stored there, since the body is the caller's to read, once.
 package struct CacheStage: RequestStage {
     package let cache: ResponseCache
     package let state: RequestState
+    /// The road's transport, whose identity is part of every partition.
+    package let transport: any HTTPTransport
+    /// The road's cookie jar, whose identity is part of every partition.
+    package let cookieJar: CookieJar?
+    /// Whether the stage answers and stores (`send`'s road), or only invalidates.
+    package let stores: Bool
 
-    package init(cache: ResponseCache, state: RequestState) {
+    package init(
+        cache: ResponseCache, state: RequestState, transport: any HTTPTransport, cookieJar: CookieJar?, stores: Bool
+    ) {
         self.cache = cache
         self.state = state
+        self.transport = transport
+        self.cookieJar = cookieJar
+        self.stores = stores
     }
 
     nonisolated(nonsending) package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
-        guard CachePolicy.takesPart(request) else {
+        guard stores, CachePolicy.takesPart(request) else {
             let exchange = try await next(request)
             if CachePolicy.invalidates(method: request.method, status: exchange.response.statusCode) {
-                cache.invalidate(request.head)
+                for target in CachePolicy.invalidatedTargets(of: request.head, response: exchange.response.head) {
+                    cache.invalidate(target)
+                }
             }
             return exchange
         }
+        let partition = CredentialPartition(request, transport: transport, cookieJar: cookieJar)
         let directives = CacheControl(request.head.headerFields, isRequest: true)
-        let stored = cache.response(for: request.head)
+        let stored = cache.response(for: request.head, in: partition)
         if let stored {
             let now = cache.now()
             if case .serve = CachePolicy.use(stored, request: directives, at: now) {
@@ -38,9 +57,9 @@ package struct CacheStage: RequestStage {
         }
         if directives.onlyIfCached { return unavailable(request) }
         if let stored, let conditional = CachePolicy.validation(of: request, for: stored) {
-            return try await validate(stored, with: conditional, for: request, directives, next: next)
+            return try await validate(stored, with: conditional, for: request, partition, directives, next: next)
         }
-        return try await fetch(request, directives, next: next)
+        return try await fetch(request, partition, directives, next: next)
     }
 
     /// `stored` as the answer, without the network.
@@ -69,19 +88,20 @@ package struct CacheStage: RequestStage {
         _ stored: CachedResponse,
         with conditional: TransportRequest,
         for request: TransportRequest,
+        _ partition: CredentialPartition,
         _ directives: CacheControl,
         next: StageNext
     ) async throws -> Exchange {
         let requestTime = cache.now()
         let exchange = try await next(conditional)
         guard exchange.response.statusCode == 304 else {
-            keep(exchange, for: request, directives, requestTime: requestTime)
+            keep(exchange, for: request, partition, directives, requestTime: requestTime)
             return exchange
         }
         guard CachePolicy.validates(exchange.response.head, stored) else {
             // The 304 is about another response than the one stored: ask again, unconditionally.
-            cache.remove(for: request.head)
-            return try await fetch(request, directives, next: next)
+            cache.remove(for: request.head, in: partition)
+            return try await fetch(request, partition, directives, next: next)
         }
         let responseTime = cache.now()
         let (updated, delivered) = stored.updated(
@@ -91,7 +111,7 @@ package struct CacheStage: RequestStage {
         {
             cache.store(updated, for: request.head)
         } else {
-            cache.remove(for: request.head)
+            cache.remove(for: request.head, in: partition)
         }
         let response = TransportResponse(
             head: delivered, body: ResponseBody(data: stored.body), url: stored.url,
@@ -103,19 +123,21 @@ package struct CacheStage: RequestStage {
     /// Sends `request` as it is and stores the response if it may.
     nonisolated(nonsending) private func fetch(
         _ request: TransportRequest,
+        _ partition: CredentialPartition,
         _ directives: CacheControl,
         next: StageNext
     ) async throws -> Exchange {
         let requestTime = cache.now()
         let exchange = try await next(request)
-        keep(exchange, for: request, directives, requestTime: requestTime)
+        keep(exchange, for: request, partition, directives, requestTime: requestTime)
         return exchange
     }
 
     /// Stores a full response to `request` if it may be stored; a success that may not replaces nothing stale: what
     /// was stored for the request goes.
     private func keep(
-        _ exchange: Exchange, for request: TransportRequest, _ directives: CacheControl, requestTime: Date
+        _ exchange: Exchange, for request: TransportRequest, _ partition: CredentialPartition,
+        _ directives: CacheControl, requestTime: Date
     ) {
         let head = exchange.response.head
         let responseTime = cache.now()
@@ -125,13 +147,13 @@ package struct CacheStage: RequestStage {
         )
         if storable, let body = exchange.data,
             let entry = CachedResponse(
-                head: head, body: body, url: exchange.response.url, request: request.head,
+                head: head, body: body, url: exchange.response.url, request: request.head, partition: partition,
                 requestTime: requestTime, responseTime: responseTime
             )
         {
             cache.store(entry, for: request.head)
         } else if head.isSuccess {
-            cache.remove(for: request.head)
+            cache.remove(for: request.head, in: partition)
         }
     }
 }

@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+import Testing
+import NetKit
+import NetKitTesting
+
+/// Whose a stored response is, over the stub transport: a `private, max-age` answer goes back only to requests that
+/// carry the same credentials (every declared credential field, not `Authorization` alone), through the same
+/// transport, with the same cookie jar.
+@Suite("Response cache partitions (stub transport)")
+struct CachePartitionTests {
+    struct GetItem: NetworkRequest {
+        typealias Response = EmptyResponse
+        var headers: [String: String]? = nil
+        var path: String { "/items/1" }
+        var method: HTTPMethod { .get }
+    }
+
+    /// Declares `X-Functions-Key` (a name that does not look secret) as a credential it sets.
+    struct FunctionsKeyPlugin: Plugin {
+        var credentialFields: CredentialFields { .header("X-Functions-Key") }
+    }
+
+    /// A server whose every answer is one tenant's own: `private, max-age=60`, the body naming the request's number.
+    static func server(_ extra: [String: String] = [:]) -> StubTransport {
+        StubTransport { _, index in
+            .json(
+                #"{"n":\#(index)}"#, headers: extra.merging(["Cache-Control": "private, max-age=60"]) { own, _ in own })
+        }
+    }
+
+    static func engine(_ transport: any HTTPTransport, cache: ResponseCache) -> RequestExecutor {
+        var executor = RequestExecutor(transport: transport)
+        executor.responseCache = cache
+        return executor
+    }
+
+    @Test(
+        "two tenants with different X-API-Key, or a key the engine or a plugin declares, never get each other's answer",
+        arguments: ["X-API-Key", "X-Tenant", "X-Functions-Key"])
+    func tenantsKeyedByDeclaredCredential(header: String) async throws {
+        let stub = Self.server()
+        let cache = ResponseCache(maximumBytes: 1 << 20)
+        var executor = Self.engine(stub, cache: cache)
+        executor.credentialFields = .header("X-Tenant")
+        executor.plugins = [FunctionsKeyPlugin()]
+        for key in ["tenant-a", "tenant-b", "tenant-a", "tenant-b"] {
+            _ = try await executor.send(GetItem(headers: [header: key]), baseURL: stubBase)
+        }
+        #expect(
+            stub.requests.map { $0.value(forHeader: header) } == ["tenant-a", "tenant-b"],
+            "each tenant's first request reaches the server; its second is its own stored answer")
+        #expect(cache.count == 2)
+    }
+
+    @Test("a header that is not a credential and not named by Vary does not split the cache")
+    func otherHeadersShare() async throws {
+        let stub = Self.server()
+        let cache = ResponseCache(maximumBytes: 1 << 20)
+        let executor = Self.engine(stub, cache: cache)
+        _ = try await executor.send(GetItem(headers: ["X-Client": "one"]), baseURL: stubBase)
+        _ = try await executor.send(GetItem(headers: ["X-Client": "two"]), baseURL: stubBase)
+        #expect(stub.requestCount == 1)
+    }
+
+    @Test("two cookie jars never get each other's answer, and each jar gets the cookies the response sets")
+    func cookieJarsKeepApart() async throws {
+        let stub = Self.server(["Set-Cookie": "seen=1; Path=/"])
+        let cache = ResponseCache(maximumBytes: 1 << 20)
+        var first = Self.engine(stub, cache: cache)
+        first.cookieJar = CookieJar()
+        var second = first
+        second.cookieJar = CookieJar()
+        // Both jars are empty: the requests carry the same (no) Cookie header; the jar alone tells them apart.
+        _ = try await first.send(GetItem(), baseURL: stubBase)
+        _ = try await second.send(GetItem(), baseURL: stubBase)
+        #expect(stub.requestCount == 2, "the second jar's request reached the server")
+        #expect(second.cookieJar?.cookies(for: stubBase).map(\.name) == ["seen"])
+    }
+
+    @Test("one engine with its one jar is answered from the cache")
+    func sameJarShares() async throws {
+        let stub = Self.server()
+        let cache = ResponseCache(maximumBytes: 1 << 20)
+        var executor = Self.engine(stub, cache: cache)
+        executor.cookieJar = CookieJar()
+        let copy = executor
+        _ = try await executor.send(GetItem(), baseURL: stubBase)
+        _ = try await copy.send(GetItem(), baseURL: stubBase)
+        #expect(stub.requestCount == 1)
+    }
+
+    @Test("two transports never get each other's answer; copies of one engine over one transport do")
+    func transportsKeepApart() async throws {
+        let first = Self.server()
+        let second = Self.server()
+        let cache = ResponseCache(maximumBytes: 1 << 20)
+        let engine = Self.engine(first, cache: cache)
+        var other = engine
+        other.transport = second
+        _ = try await engine.send(GetItem(), baseURL: stubBase)
+        _ = try await other.send(GetItem(), baseURL: stubBase)
+        let copy = engine
+        _ = try await copy.send(GetItem(), baseURL: stubBase)
+        #expect(first.requestCount == 1)
+        #expect(second.requestCount == 1, "the second transport's request reached it")
+    }
+}
