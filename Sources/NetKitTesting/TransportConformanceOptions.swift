@@ -21,4 +21,25 @@ public struct TransportConformanceOptions: Sendable {
         self.largeBodyBytes = max(1, largeBodyBytes)
         self.timeLimit = timeLimit
     }
+
+    /// Ignored: every transport hands `3xx` responses back, which the check "redirects" holds it to; NetKit's engine
+    /// follows redirects (`RedirectPolicy`).
+    @available(*, deprecated, message: "Transports no longer follow redirects: the engine does (RedirectPolicy)")
+    public var followsRedirects: Bool {
+        get { false }
+        set {}
+    }
+
+    /// Creates options; `followsRedirects` is ignored (see ``followsRedirects``).
+    @available(*, deprecated, message: "Transports no longer follow redirects: drop followsRedirects")
+    public init(
+        followsRedirects: Bool,
+        requiresTransportErrorKinds: Bool = true,
+        largeBodyBytes: Int = 32 << 20,
+        timeLimit: Duration = .seconds(30)
+    ) {
+        self.init(
+            requiresTransportErrorKinds: requiresTransportErrorKinds, largeBodyBytes: largeBodyBytes,
+            timeLimit: timeLimit)
+    }
 }
