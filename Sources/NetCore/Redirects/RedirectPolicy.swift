@@ -18,7 +18,7 @@ import Foundation
 ///   changed (no cookie set in between), with ``TransportError/Kind/tooManyRedirects``.
 ///
 /// Each hop goes through the engine's stages like any attempt: the credential (only to origins the
-/// ``CredentialScope`` allows), the plugins (`willSend`, `didReceive` with ``PluginContext/Reason/redirected(from:status:)``),
+/// ``CredentialScope`` allows), the plugins (`willSend`, `didReceive` with ``PluginContext/Reason/redirected(status:)``),
 /// the cookie jar (which keeps every hop's `Set-Cookie`), the cache (which files each response under the URL it
 /// came from) and the logs.
 ///

@@ -10,7 +10,7 @@ import NetCore
 /// The body arrives all at once, so progress jumps to 1.0 at the end and nothing streams. A real `URLSession` is
 /// borrowed (``URLSessionTransport/init(borrowing:bufferLimit:)``) rather than called: its `data(for:)` would follow
 /// redirects itself on Linux, where a task delegate is never asked, and every hop is the engine's to decide
-/// (``NetCore/RedirectPolicy``).
+/// (`RedirectPolicy`).
 public struct SessionProtocolTransport: HTTPTransport {
     /// The session requests go through.
     public let session: any URLSessionProtocol

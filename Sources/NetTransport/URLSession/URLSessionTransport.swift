@@ -9,7 +9,7 @@ import NetCore
 /// It returns as soon as the response head arrives and streams the body as libcurl (or Apple's stack)
 /// delivers it, reports upload progress (download progress for requests without a body), cancels the
 /// network task when the calling task is cancelled or the body is dropped, and hands every redirect back for the
-/// engine to decide (``NetCore/RedirectPolicy``). A body the caller collects whole (`TransportRequest.wholeBody`, set by
+/// engine to decide (`RedirectPolicy`). A body the caller collects whole (`TransportRequest.wholeBody`, set by
 /// `send`) is gathered by the delegate and handed out complete, within its limit, when the transfer ends.
 ///
 /// ```swift

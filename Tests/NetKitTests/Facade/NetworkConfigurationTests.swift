@@ -170,7 +170,8 @@ struct NetworkConfigurationTests {
         #expect(second.value(forHeader: "X-Trace") == "t")
     }
 
-    @Test("the manager's token and credential default headers stay with the base URL's origin unless the scope says more")
+    @Test(
+        "the manager's token and credential default headers stay with the base URL's origin unless the scope says more")
     func credentialScope() async throws {
         for scope in [CredentialScope.baseURLOrigin, .anyOrigin] {
             let stub = StubTransport { _, _ in .status(204) }
@@ -187,7 +188,8 @@ struct NetworkConfigurationTests {
             #expect(elsewhere.value(forHeader: "Authorization") == expected)
             #expect(elsewhere.value(forHeader: "X-Key") == (scope == .anyOrigin ? "secret" : nil))
             #expect(elsewhere.value(forHeader: "x-client") == "own")
-            #expect(home.value(forHeader: "Authorization") == "Bearer token" && home.value(forHeader: "X-Key") == "secret")
+            #expect(
+                home.value(forHeader: "Authorization") == "Bearer token" && home.value(forHeader: "X-Key") == "secret")
         }
     }
 
