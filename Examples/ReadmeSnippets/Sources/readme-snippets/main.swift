@@ -14,6 +14,12 @@ check(
     signedIn.tokenRefresher === session && signedIn.holdsRequestsDuringRefresh,
     "the sign-in example wires the refresher and the held line")
 
+let functions = functionsManager(baseURL: URL(string: "https://api.example.com")!, key: "k")
+check(
+    functions.credentialFields.containsHeader("x-functions-key") && functions.redirectPolicy.refusesPrivateAddresses
+        && functions.credentialScope == .baseURLOrigin(and: [URL(string: "https://uploads.example.com")!]),
+    "the redirects-and-credentials example declares its key, its origins and its policy")
+
 let notFound = HTTPError(statusCode: 404, data: Data(#"{"error": "todo 42 does not exist"}"#.utf8), headers: [:])
 check(describe(notFound) == #"HTTP 404: {"error": "todo 42 does not exist"}"#, "errors print as the README says")
 
