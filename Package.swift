@@ -105,9 +105,13 @@ let package = Package(
         ),
         .target(
             name: "NetAsyncHTTPClient",
-            dependencies: ["NetCore"] + asyncHTTPClientProducts,
+            dependencies: ["NetCore"] + asyncHTTPClientProducts
+                + [.target(name: "CNetKitZlib", condition: .when(traits: ["AsyncHTTPClient"]))],
             swiftSettings: strictSwift
         ),
+        // The system's zlib (AsyncHTTPClient links it already): NetAsyncHTTPClient decodes the content codings that
+        // SwiftNIO's decompressor leaves (stacked codings, x-gzip). Used only under the AsyncHTTPClient trait.
+        .systemLibrary(name: "CNetKitZlib", path: "Sources/CNetKitZlib"),
         .target(
             name: "NetOpenAPI",
             dependencies: [

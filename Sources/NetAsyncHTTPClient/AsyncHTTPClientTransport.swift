@@ -24,6 +24,14 @@ import NIOHTTP1
 /// calling task is cancelled or the consumer drops the body; it hands every redirect back to the engine, which
 /// decides each hop (``NetCore/RedirectPolicy``); it speaks HTTP/1.1, and HTTP/2 over TLS where the server offers it.
 ///
+/// Content codings, as on every NetKit transport: a body in `gzip`, `x-gzip` or `deflate`, stacked or not, is
+/// decoded whole (SwiftNIO decodes one coding, NetKit the others, each bounded by ``defaultDecompressionRatio``); a
+/// body in any other coding (`br`, `zstd`, …) is refused with a ``NetCore/TransportError`` of kind
+/// ``NetCore/TransportError/Kind/badResponse`` that is not transient. A client whose configuration disables
+/// `decompression` gets every body as it was sent, `Content-Encoding` intact; a client passed in
+/// (``init(client:)``) decodes what its own configuration says, and a body with stacked codings that it may have
+/// decoded in part is refused.
+///
 /// Timeouts, to the millisecond: ``NetCore/TransportRequest/idleTimeout`` bounds the wait for the response head,
 /// counted from the start for a request whose body is in memory, and from the last body byte handed over for a
 /// streamed body (an idle timeout: a long upload that keeps moving never trips it); after the head it bounds each
@@ -42,6 +50,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public let client: HTTPClient
     /// Set when the transport created the client: it is shut down when the last user is gone.
     private let owned: OwnedClient?
+    /// Whether the client decompresses bodies (its configuration's `decompression`); `nil` for a client passed in,
+    /// whose configuration cannot be read.
+    private let clientDecodes: Bool?
 
     /// The configuration of a client the transport creates: a 10 s connect timeout, a 60 s read timeout
     /// (URLSession's default idle timeout), gzip and deflate bodies decoded up to ``defaultDecompressionRatio`` times
@@ -64,8 +75,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Decompression happens ahead of the consumer, a whole read of compressed bytes at a time, so without a bound a
     /// gzip bomb (a megabyte that inflates to a gigabyte) holds hundreds of megabytes before the first chunk is read.
     /// Text and JSON compress 3 to 20 times; a body that grows more fails with a `TransportError` of kind
-    /// `badResponse`. Pass a configuration with another `decompression` limit to allow more.
-    public static let defaultDecompressionRatio = 100
+    /// `badResponse` that is not transient. Pass a configuration with another `decompression` limit to allow more
+    /// for the coding SwiftNIO decodes; the codings NetKit decodes after it (stacked codings, `x-gzip`) keep this
+    /// ratio, as does URLSessionTransport for a body that declares its length.
+    public static let defaultDecompressionRatio = ContentCoding.decompressionRatio
 
     /// Creates a transport with a client of its own, which it shuts down once the transport (every copy) and every
     /// response body it returned are gone, or when you call ``shutdown()``.
@@ -81,6 +94,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
         self.client = client
         self.owned = OwnedClient(client)
+        self.clientDecodes = if case .disabled = configuration.decompression { false } else { true }
     }
 
     /// Creates a transport on your client, which keeps its configuration and which the transport never shuts down.
@@ -92,6 +106,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public init(client: HTTPClient) {
         self.client = client
         self.owned = nil
+        self.clientDecodes = nil
     }
 
     /// Shuts the transport's own client down now, failing requests still running; does nothing for a client you
@@ -148,6 +163,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let responseHead = HeadConversion.responseHead(status: response.status, headers: response.headers)
         let progress = request.progress
         let expectedLength = progress == nil ? nil : responseHead.declaredContentLength
+        let coding = codingRoad(for: responseHead, headers: response.headers, method: head.method)
+        if case .refuse(let reason) = coding {
+            // Dropping the unread body cancels the transfer.
+            upload?.close()
+            throw TransportError.undecodableBody(host: HeadConversion.host(ofAuthority: head.authority), detail: reason)
+        }
 
         if let limits = request.wholeBody {
             if limits.refusesAtHead(responseHead, method: head.method) {
@@ -157,11 +178,23 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                     head: responseHead, body: .empty, headReceivedAt: headReceivedAt)
             }
             let data: Data
+            let limit = limits.limit(forStatus: responseHead.statusCode)
             do {
-                data = try await WholeBody.collect(
-                    response.body, limit: limits.limit(forStatus: responseHead.statusCode), progress: progress,
-                    expectedLength: expectedLength, idleTimeout: request.idleTimeout
-                )
+                if case .decode(let layers) = coding {
+                    let chunks = ResponseChunks(
+                        body: response.body, progress: progress, expectedLength: expectedLength,
+                        idleTimeout: request.idleTimeout, authority: head.authority, keepAlive: owned)
+                    let decoded = InflatingChunks(
+                        base: ResponseBody(chunks), layers: layers,
+                        host: HeadConversion.host(ofAuthority: head.authority))
+                    // At most the limit + 1 bytes, as WholeBody keeps: dropping the rest cancels the transfer.
+                    data = try await ResponseBody(decoded).collectPrefix(upTo: limit == .max ? limit : limit + 1).data
+                } else {
+                    data = try await WholeBody.collect(
+                        response.body, limit: limit, progress: progress, expectedLength: expectedLength,
+                        idleTimeout: request.idleTimeout
+                    )
+                }
             } catch {
                 upload?.close()
                 if let uploadError = upload?.error { throw uploadError }
@@ -181,8 +214,22 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         )
         // Dropping AsyncHTTPClient's body (or its iterator) early cancels the request; the upload, if the server
         // answered before reading all of it, is closed as well.
-        let body = if let upload { ResponseBody(chunks, onAbandon: { upload.close() }) } else { ResponseBody(chunks) }
+        var body = if let upload { ResponseBody(chunks, onAbandon: { upload.close() }) } else { ResponseBody(chunks) }
+        if case .decode(let layers) = coding {
+            body = ResponseBody(
+                InflatingChunks(base: body, layers: layers, host: HeadConversion.host(ofAuthority: head.authority)))
+        }
         return TransportResponse(head: responseHead, body: body, headReceivedAt: headReceivedAt)
+    }
+
+    /// What to do with the response's content codings (see ``CodingRoad``): nothing for a body without one.
+    private func codingRoad(for head: NetCore.HTTPResponseHead, headers: HTTPHeaders, method: NetCore.HTTPMethod)
+        -> CodingRoad
+    {
+        let plan = ContentCoding(head: head, method: method)
+        guard plan != .identity else { return .asItComes }
+        let first = headers[canonicalForm: "Content-Encoding"].first.map(String.init)
+        return CodingRoad(plan: plan, firstCoding: first, clientDecodes: clientDecodes)
     }
 
     /// Sets `outgoing`'s body; returns the pump of a body streamed piece by piece.

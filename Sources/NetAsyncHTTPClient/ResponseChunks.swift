@@ -9,14 +9,15 @@ import NetCore
 import NIOCore
 import NIOFoundationCompat
 
-/// An AsyncHTTPClient response body as the `Data` chunks a ``ResponseBody`` reads, pulled one at a time.
+/// An AsyncHTTPClient response body as the `Data` chunks a ``ResponseBody`` reads.
 ///
-/// Nothing is buffered here: each `next()` asks AsyncHTTPClient's body for its next buffer, and AsyncHTTPClient
-/// reads from the socket only while its small buffer has room, so a slow consumer holds the connection still.
-/// Large buffers become `Data` without a copy. Errors are translated (a body cut short ends with
-/// ``TransportError/Kind/connectionLost``, a cancelled consumer with `CancellationError`). It holds the transport's
-/// own client, if any, so that dropping the transport does not shut the client down under a running body.
-/// With an idle timeout, each wait for a buffer is bounded by it (see ``BodyRead``).
+/// A ``BodyPump`` reads AsyncHTTPClient's buffers ahead of the consumer into at most ``BodyPump/bufferLimit`` bytes
+/// (small ones joined, large ones handed over without a copy), and stops reading while that much waits: a slow
+/// consumer holds the connection still, and a body of a million one-byte chunks costs neither a million rounds nor
+/// memory per chunk. Errors are translated (a body cut short ends with ``TransportError/Kind/connectionLost``, a
+/// cancelled consumer with `CancellationError`). It holds the transport's own client, if any, so that dropping the
+/// transport does not shut the client down under a running body. With an idle timeout, each wait for a buffer is
+/// bounded by it (see ``BodyRead``).
 struct ResponseChunks: AsyncSequence, Sendable {
     typealias Element = Data
     typealias Failure = any Error
@@ -34,42 +35,33 @@ struct ResponseChunks: AsyncSequence, Sendable {
 
     func makeAsyncIterator() -> Iterator {
         Iterator(
-            base: body.makeAsyncIterator(), progress: progress, expectedLength: expectedLength,
-            idleTimeout: idleTimeout,
-            authority: authority, keepAlive: keepAlive
-        )
+            reader: Reader(
+                BodyPump(
+                    body: body, progress: progress, expectedLength: expectedLength, idleTimeout: idleTimeout,
+                    authority: authority, keepAlive: keepAlive)))
+    }
+
+    /// The iterator's hold on its pump: when the iterator goes away, the pump stops (and the transfer with it).
+    final class Reader: Sendable {
+        let pump: BodyPump
+
+        init(_ pump: BodyPump) {
+            self.pump = pump
+        }
+
+        deinit {
+            pump.close()
+        }
     }
 
     struct Iterator: AsyncIteratorProtocol {
         typealias Element = Data
         typealias Failure = any Error
 
-        var base: HTTPClientResponse.Body.AsyncIterator
-        let progress: NetworkProgress?
-        let expectedLength: Int64?
-        let idleTimeout: Duration?
-        let authority: String
-        let keepAlive: OwnedClient?
-        var received: Int64 = 0
+        let reader: Reader
 
         mutating func next() async throws -> Data? {
-            do {
-                // Each round takes a buffer or ends; AsyncHTTPClient yields empty buffers rarely, if ever.
-                while let buffer = try await BodyRead.next(&base, within: idleTimeout) {
-                    guard buffer.readableBytes > 0 else { continue }
-                    if let progress {
-                        received += Int64(buffer.readableBytes)
-                        progress.reportReceived(received, of: expectedLength)
-                    }
-                    return Data(buffer: buffer, byteTransferStrategy: .automatic)
-                }
-                return nil
-            } catch {
-                throw TransportErrorTranslation.translate(
-                    error, phase: .body, host: HeadConversion.host(ofAuthority: authority),
-                    taskIsCancelled: Task.isCancelled
-                )
-            }
+            try await reader.pump.next()
         }
     }
 }
@@ -91,7 +83,8 @@ enum WholeBody {
         var iterator = body.makeAsyncIterator()
         var collected: ByteBuffer?
         var received: Int64 = 0
-        while var buffer = try await BodyRead.next(&iterator, within: idleTimeout) {
+        let wait = DeadlineWait()
+        while var buffer = try await BodyRead.next(&iterator, within: idleTimeout, using: wait) {
             guard buffer.readableBytes > 0 else { continue }
             received += Int64(buffer.readableBytes)
             progress?.reportReceived(received, of: expectedLength)
@@ -123,12 +116,13 @@ enum BodyRead {
     /// ``TransportError/Kind/timedOut``.
     struct IdleTimeout: Error {}
 
-    static func next(_ iterator: inout HTTPClientResponse.Body.AsyncIterator, within idleTimeout: Duration?)
-        async throws -> ByteBuffer?
-    {
+    /// The next buffer, waited for with `wait` (the body's one timer) for at most `idleTimeout`.
+    static func next(
+        _ iterator: inout HTTPClientResponse.Body.AsyncIterator, within idleTimeout: Duration?, using wait: DeadlineWait
+    ) async throws -> ByteBuffer? {
         guard let idleTimeout, idleTimeout > .zero else { return try await iterator.next() }
         do {
-            return try await DeadlineWait.next(&iterator, until: .now + idleTimeout)
+            return try await wait.next(&iterator, until: .now + idleTimeout)
         } catch is DeadlineWait.Expired {
             throw IdleTimeout()
         }

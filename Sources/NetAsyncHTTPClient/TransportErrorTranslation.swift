@@ -42,6 +42,13 @@ enum TransportErrorTranslation {
             return taskIsCancelled
                 ? CancellationError()
                 : TransportError(.cancelled, host: host, detail: "CancellationError", underlying: error)
+        case _ where isDecompressionError(error):
+            // Sending again would inflate the same bytes: a malformed response that is not transient.
+            let detail =
+                "\(error)".contains("limit")
+                ? "the decoded body grew past the decompression limit" : "the compressed body could not be decoded"
+            return TransportError.undecodableBody(
+                host: host, detail: "\(detail) (\(String(describing: error)))", underlying: error)
         case let error as HTTPClientError:
             if taskIsCancelled, error == .cancelled || error == .requestStreamCancelled { return CancellationError() }
             return TransportError(
@@ -112,16 +119,15 @@ enum TransportErrorTranslation {
             return (phase == .body ? .connectionLost : .connectionReset, "NIOSSLError.uncleanShutdown")
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
             return (.tlsFailure, "\(type(of: error))")
-        // NIOHTTPCompression's error, matched by name: that module is AsyncHTTPClient's, not a dependency of ours.
-        case _ where String(reflecting: type(of: error)).hasPrefix("NIOHTTPCompression.NIOHTTPDecompression."):
-            // Sending again would inflate the same bytes: not transient.
-            let detail =
-                "\(error)".contains("limit")
-                ? "the decoded body grew past the decompression limit" : "the compressed body could not be decoded"
-            return (.other, "\(detail) (\(String(describing: error)))")
         default:
             return (phase == .body ? .connectionLost : .other, "\(type(of: error))")
         }
+    }
+
+    /// Whether `error` is NIOHTTPCompression's, matched by name: that module is AsyncHTTPClient's, not a dependency
+    /// of ours.
+    private static func isDecompressionError(_ error: any Error) -> Bool {
+        String(reflecting: type(of: error)).hasPrefix("NIOHTTPCompression.NIOHTTPDecompression.")
     }
 
     /// The kind a socket error number means.

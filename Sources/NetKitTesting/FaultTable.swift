@@ -15,6 +15,9 @@ package enum FaultTable {
         case response(status: Int, body: String)
         /// A ``NetCore/TransportError`` of this kind.
         case transport(TransportError.Kind)
+        /// A ``NetCore/TransportError`` of this kind that is not transient although the kind usually is: a response
+        /// refused because the same bytes would come again (``NetCore/ContentCoding``).
+        case refused(TransportError.Kind)
         /// A `DecodingError` of the response body.
         case decoding
         /// Anything else: the error's type and text.
@@ -24,6 +27,7 @@ package enum FaultTable {
             switch self {
             case .response(let status, let body): "\(status) \"\(body.prefix(40))\""
             case .transport(let kind): "TransportError.\(kind)"
+            case .refused(let kind): "TransportError.\(kind), not transient"
             case .decoding: "DecodingError"
             case .other(let text): text
             }
@@ -78,6 +82,20 @@ package enum FaultTable {
             answer: .raw(
                 Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 14\r\n\r\n".utf8)
                     + [0x1F, 0x8B, 0x08, 0x00] + Array("garbage!!!".utf8))),
+        coded("gzip, gzip", GzipZeros.stored(GzipZeros.stored(Data("ok".utf8)))),
+        coded("identity, gzip", GzipZeros.stored(Data("ok".utf8))),
+        coded("x-gzip", GzipZeros.stored(Data("ok".utf8))),
+        // "hello" in brotli, which libcurl decodes and SwiftNIO does not: NetKit refuses it on both.
+        coded("br", Data([0x40, 0x00, 0x10]) + Data("hello".utf8) + Data([0x03])),
+        coded("zstd", Data("ok".utf8)),
+        coded("compress", Data("ok".utf8)),
+        coded("netkit-unknown", Data("ok".utf8)),
+        // About 130 KiB that inflate to 20 MiB (160 times): past the ratio of 100 on both transports.
+        Row(
+            name: "gzip bomb",
+            answer: .raw(
+                Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n".utf8)
+                    + Array(bomb))),
         Row(
             name: "redirect loop",
             answer: .handler { request in
@@ -90,6 +108,18 @@ package enum FaultTable {
             },
             decodesJSON: true),
     ]
+
+    /// 130 KiB of gzip that inflate to 20 MiB.
+    private static let bomb = GzipZeros.make()
+
+    /// A 200 whose body is `body` in `coding`, as a `Content-Encoding: <coding>` row.
+    private static func coded(_ coding: String, _ body: Data) -> Row {
+        Row(
+            name: "Content-Encoding: \(coding)",
+            answer: .raw(
+                Array("HTTP/1.1 200 OK\r\nContent-Encoding: \(coding)\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+                    + Array(body)))
+    }
 
     private struct Get: Endpoint {
         typealias Response = Data
@@ -125,7 +155,7 @@ package enum FaultTable {
             let data = try await executor.send(Get(), baseURL: baseURL)
             return .response(status: 200, body: String(decoding: data, as: UTF8.self))
         } catch let error as TransportError {
-            return .transport(error.kind)
+            return error.kind.isTransient && !error.isTransient ? .refused(error.kind) : .transport(error.kind)
         } catch is DecodingError {
             return .decoding
         } catch {

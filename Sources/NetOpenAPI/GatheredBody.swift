@@ -2,10 +2,18 @@
 import Foundation  // FileHandle, FileManager: not in FoundationEssentials
 import NetCore
 import OpenAPIRuntime
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A generated client's request body read whole before it is sent, for a transport that cannot wait for bytes
-/// still being produced: in memory up to a bound, in a temporary file (readable by this user only) beyond it, so
-/// memory stays bounded whatever its size. Gathered, it can be sent again: retries and renewal apply.
+/// still being produced: in memory up to a bound, in a temporary file (readable by this user only, from the
+/// instant it exists) beyond it, so memory stays bounded whatever its size. Gathered, it can be sent again: retries
+/// and renewal apply.
 struct GatheredBody {
     /// What the transport sends.
     let source: UploadSource
@@ -14,6 +22,13 @@ struct GatheredBody {
 
     /// The prefix of every temporary file's name.
     static let filePrefix = "netkit-openapi-body-"
+
+    /// How a temporary file is opened: created here or not at all (never an existing file, never through a link
+    /// someone planted at its name), for writing, not inherited by child processes.
+    static let openFlags: Int32 = O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC
+    /// 0600: the only mode a temporary file ever has, given when it is created, so that no other user can open it
+    /// in between (creating it first and restricting it afterwards left a window in which a watcher read it).
+    static let fileMode: mode_t = 0o600
 
     /// Reads `body` to its end, into a file in `directory` past `memoryLimit` bytes.
     /// - Throws: the body's own error or `CancellationError` (no file is left behind), or the file system's.
@@ -47,11 +62,26 @@ struct GatheredBody {
         }
     }
 
-    private static func openTemporaryFile(in directory: URL) throws -> (url: URL, handle: FileHandle) {
+    /// Creates a new temporary file in `directory`, mode 0600 from the start (``openFlags``, ``fileMode``), and
+    /// opens it for writing.
+    /// - Throws: `CocoaError(.fileWriteUnknown)` naming the file, with the system's error beneath.
+    static func openTemporaryFile(in directory: URL) throws -> (url: URL, handle: FileHandle) {
         let url = directory.appendingPathComponent(filePrefix + UUID().uuidString)
-        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
-        return (url, try FileHandle(forWritingTo: url))
+        let descriptor = url.withUnsafeFileSystemRepresentation { path in
+            path.map { open($0, openFlags, fileMode) } ?? -1
+        }
+        guard descriptor >= 0 else {
+            let code = POSIXErrorCode(rawValue: errno) ?? .EIO
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: url.path,
+                    NSLocalizedDescriptionKey: "NetOpenAPI could not create the temporary file of a request body at "
+                        + "\(url.path): \(String(cString: strerror(code.rawValue)))",
+                    NSUnderlyingErrorKey: POSIXError(code),
+                ])
+        }
+        return (url, FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
     }
 
     /// Deletes the temporary file, if there is one (a transfer still reading it keeps its open descriptor).

@@ -27,7 +27,10 @@ import OpenAPIRuntime
 /// ```
 ///
 /// Bodies stream both ways. A response body is handed to the client unread, as it arrives, whatever its status,
-/// so the client decodes the statuses its document names. A request body the client built in memory (an encoded
+/// so the client decodes the statuses its document names. It is bounded like the engine's other roads: at most the
+/// executor's `responseLimit` bytes (a head that declares more fails with `NetworkError.responseTooLarge` before any
+/// body byte is read, and a body that brings more ends with that error, its transfer stopped), read within
+/// ``timeout`` and the request's idle timeout. A request body the client built in memory (an encoded
 /// JSON value: one that can be iterated more than once, of a known length up to ``replayableBodyLimit``) is
 /// gathered first, so that a retry or the resend after a renewal can send it again. Any other body (a multipart
 /// form, a stream) goes one of two ways, by what the transport can do
@@ -48,8 +51,8 @@ public struct NetKitClientTransport: ClientTransport {
     /// The retries of transient failures; `nil` (the default): the executor's `defaultRetryPolicy`, none when it
     /// has none.
     public var retryPolicy: RetryPolicy?
-    /// Bounds each request up to its response head, retries and renewal included; `nil` (the default): the
-    /// executor's `defaultTimeout`.
+    /// Bounds each request from the first attempt to the last byte of its response body, retries and renewal
+    /// included; `nil` (the default): the executor's `defaultTimeout`.
     public var timeout: Duration?
     /// Operations (by `operationId`) that may be repeated although their method is not idempotent: `POST`s the
     /// API declares safe to retry. A request with an `Idempotency-Key` field may be repeated too.

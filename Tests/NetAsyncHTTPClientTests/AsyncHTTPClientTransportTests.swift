@@ -4,6 +4,7 @@ import Foundation
 import LoopbackServer
 import NetAsyncHTTPClient
 import NetCore
+import NetKitTesting
 import NIOPosix
 import Synchronization
 import Testing
@@ -83,7 +84,7 @@ struct AsyncHTTPClientTransportTests {
             let response = try await transport.send(try get(server.baseURL))
             _ = try await response.body.collect(upTo: 64 << 20)
         }
-        #expect(error?.kind == .other)
+        #expect(error?.kind == .badResponse)
         #expect(error?.detail?.contains("decompression limit") == true, "\(String(describing: error))")
         #expect(error?.isTransient == false)
         try await transport.shutdown()

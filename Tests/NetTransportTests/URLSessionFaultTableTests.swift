@@ -20,6 +20,14 @@ struct URLSessionFaultTableTests {
         // FoundationNetworking does not report libcurl's failure to decode: an empty body, as if the server had sent
         // one (Docs/Reliability.md, Docs/Linux.md). Should it ever report it, this row fails and the docs change.
         "corrupt gzip": .response(status: 200, body: ""),
+        "Content-Encoding: gzip, gzip": .response(status: 200, body: "ok"),
+        "Content-Encoding: identity, gzip": .response(status: 200, body: "ok"),
+        "Content-Encoding: x-gzip": .response(status: 200, body: "ok"),
+        "Content-Encoding: br": .refused(.badResponse),
+        "Content-Encoding: zstd": .refused(.badResponse),
+        "Content-Encoding: compress": .refused(.badResponse),
+        "Content-Encoding: netkit-unknown": .refused(.badResponse),
+        "gzip bomb": .refused(.badResponse),
         "redirect loop": .transport(.tooManyRedirects),
         "JSON nested 100,000 deep": .decoding,
     ]

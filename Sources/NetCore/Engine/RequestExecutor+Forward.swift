@@ -9,7 +9,7 @@ extension RequestExecutor {
     package struct ForwardingOptions: Sendable {
         /// The credential put on every attempt and renewed once on a rejection.
         package var credentials: any CredentialProvider = BearerTokenCredentials.none
-        /// Bounds the exchange up to the response head, retries and renewal included; `nil`: the engine's
+        /// Bounds the whole exchange, retries, renewal and the reading of the body included; `nil`: the engine's
         /// ``RequestExecutor/defaultTimeout``.
         package var timeout: Duration?
         /// The retries of transient failures; `nil`: the engine's ``RequestExecutor/defaultRetryPolicy``.
@@ -33,12 +33,20 @@ extension RequestExecutor {
     /// timeout, cookies. A status that is not 2xx still takes the road's decisions (renewal on 401, retries on 503),
     /// then the last response is handed over rather than thrown: the caller decodes the statuses it knows. Plugins'
     /// `didFinish` sees it as a success.
+    ///
+    /// The body, whatever the status, is bounded like `stream()`'s: at most ``responseLimit`` bytes (a head that
+    /// declares more fails with ``NetworkError/responseTooLarge(limitBytes:)`` at once, a body that brings more ends
+    /// with it and its transfer stops), within the request's timeout (the whole exchange) and idle timeout (each
+    /// wait for a byte; the builder's ``RequestBuilder/idleTimeout`` when the request names none), past which it
+    /// ends with ``TransportError/Kind/timedOut``.
     nonisolated(nonsending) package func forward(_ request: TransportRequest, options: ForwardingOptions) async throws
         -> (response: TransportResponse, metrics: RequestMetrics)
     {
         var request = request
         request.progress = nil
         request.wholeBody = nil
+        // A ready-made request names no idle timeout of its own unless a bridge set one: the engine's applies.
+        if request.idleTimeout == nil { request.idleTimeout = builder.idleTimeout }
         let state = RequestState(isStreaming: true)
         let plugins = pluginList(adding: [])
         declareCredentials(in: &request, plugins: plugins)
@@ -50,16 +58,17 @@ extension RequestExecutor {
                 declaredIdempotent: options.isIdempotent,
                 hasIdempotencyKey: request.value(forHeader: "Idempotency-Key") != nil
             )
+        let timeout = options.timeout ?? defaultTimeout
         let road = stages(
             state: state,
             plugins: plugins,
-            timeout: options.timeout ?? defaultTimeout,
+            timeout: timeout,
             retryPolicy: mayRepeat ? policy : nil,
             credentials: options.credentials,
             allowsRenewal: true,
             errorDecoder: CallerIsolated<((Data) -> (any Error)?)?>(nil),
             errorModel: nil,
-            body: .handOver,
+            body: .handOver(limit: responseLimit),
             // The request comes built by its caller for its own target: every field of it is its own.
             credentialGuard: credentialScope.allowsAnyOrigin
                 ? .open
@@ -79,6 +88,12 @@ extension RequestExecutor {
         for plugin in plugins.taking(.didSucceed) {
             await plugin.didFinish(exchange.request, result: .success(exchange.received), metrics: metrics)
         }
-        return (exchange.response, metrics)
+        // The body is read after this returns: the limit, the request's timeout and its idle timeout go with it.
+        var response = exchange.response
+        response.body = response.body.limited(to: responseLimit).bounded(
+            by: BodyTimeouts(
+                deadline: timeout.map { state.start + $0 }, idle: exchange.request.idleTimeout,
+                host: exchange.request.head.host))
+        return (response, metrics)
     }
 }

@@ -29,4 +29,19 @@ extension HTTPResponseHead {
             detail: "the response declared conflicting Content-Length values (\(shown)), so its body cannot be "
                 + "framed safely (RFC 9112 §6.3)")
     }
+
+    /// Whether the head declares a `Content-Length` beyond `limit` for a body NetKit would read as it is: not
+    /// encoded (a decoded body's length is not the declared one), not the answer to a `HEAD`, a status that has a
+    /// body. Such a body cannot fit, so waiting for it would only let a server that declares gigabytes and trickles
+    /// hold the request as long as it likes.
+    package func declaresBody(longerThan limit: Int, method: HTTPMethod) -> Bool {
+        guard method != .head, statusCode >= 200, statusCode != 204, statusCode != 304,
+            let declared = declaredContentLength, declared > Int64(limit)
+        else { return false }
+        let encoding =
+            headerFields.value(for: "Content-Encoding").map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
+        return encoding.isEmpty || encoding == "identity"
+    }
 }

@@ -33,9 +33,27 @@ public struct TransportError: Error, Sendable {
         self.underlying = underlying
     }
 
+    /// Whether the same failure would come again however often the request is sent, although its ``kind`` is one
+    /// that may pass: set for a response whose body NetKit refuses to hand over because it cannot decode it whole (a
+    /// content coding it does not decode, data that does not decode, a body that inflates past the decompression
+    /// limit), which the server would send the same way again.
+    package var isPermanent = false
+
     /// Whether another attempt may succeed: a refused, reset or lost connection, a timeout, a failed name lookup,
-    /// no network, or a malformed response. Retries still need an idempotent request and a replayable body.
-    public var isTransient: Bool { kind.isTransient }
+    /// no network, or a malformed response — unless the server would send the same malformed response again (a body
+    /// in a content coding NetKit does not decode, or one that does not decode whole). Retries still need an
+    /// idempotent request and a replayable body.
+    public var isTransient: Bool { kind.isTransient && !isPermanent }
+
+    /// A response whose body cannot be handed over decoded whole (see ``ContentCoding``): a
+    /// ``Kind/badResponse`` that is not transient, saying what was refused and why in `detail`.
+    package static func undecodableBody(host: String?, detail: String, underlying: (any Error)? = nil)
+        -> TransportError
+    {
+        var error = TransportError(.badResponse, host: host, detail: detail, underlying: underlying)
+        error.isPermanent = true
+        return error
+    }
 
     /// The kinds of transport failure. Compare with `==` or match in a `switch` (`case .timedOut:`); new kinds may
     /// be added, so keep a `default`.

@@ -34,14 +34,6 @@ public struct WholeBodyLimits: Sendable, Hashable {
     /// as long as it likes. `send` then fails with ``NetworkError/responseTooLarge(limitBytes:)`` at once, and a
     /// transport that gathers the body may hand the response over without it.
     package func refusesAtHead(_ head: HTTPResponseHead, method: HTTPMethod) -> Bool {
-        guard head.isSuccess, head.statusCode != 204, method != .head,
-            let declared = head.declaredContentLength, declared > Int64(success)
-        else { return false }
-        // A decoded body's length is not the declared one.
-        let encoding =
-            head.headerFields.value(for: "Content-Encoding").map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            } ?? ""
-        return encoding.isEmpty || encoding == "identity"
+        head.isSuccess && head.declaresBody(longerThan: success, method: method)
     }
 }

@@ -5,7 +5,8 @@ import FoundationNetworking
 import NetCore
 
 extension URLRequest {
-    /// The head of `request` as URLSession takes it: URL, method, header fields and idle timeout; no body.
+    /// The head of `request` as URLSession takes it: URL, method, header fields and idle timeout; no body. A request
+    /// that names no `Accept-Encoding` asks for ``NetCore/ContentCoding/acceptEncoding``.
     ///
     /// URLSession sends one field per name, so repeated fields are joined as RFC 9110 §5.3 allows (`", "`, and
     /// `"; "` for `Cookie`): the receiver reads the same values.
@@ -31,7 +32,12 @@ extension URLRequest {
             #endif
         }
         let fields = request.head.headerFields
-        guard !fields.isEmpty else { return }
+        // Only the content codings NetKit decodes (ContentCoding): left alone, URLSession asks for br and zstd too
+        // (libcurl's "deflate, gzip, br, zstd" on Linux), which NetKit refuses on every transport.
+        guard !fields.isEmpty else {
+            allHTTPHeaderFields = ["Accept-Encoding": ContentCoding.acceptEncoding]
+            return
+        }
         // A conditional request (NetKit's ResponseCache validating, or the caller's own) must reach the server and
         // bring its 304 back: the session's URLCache neither answers it nor swaps the 304 for a 200 of its own.
         if fields.contains("If-None-Match") || fields.contains("If-Modified-Since") {
@@ -39,7 +45,9 @@ extension URLRequest {
         }
         // One entry per name, repeats joined (`HTTPHeaderFields.dictionary`), assigned at once: on Linux every
         // setValue copies the request and compares each name through NSString.
-        allHTTPHeaderFields = fields.dictionary
+        var dictionary = fields.dictionary
+        if !fields.contains("Accept-Encoding") { dictionary["Accept-Encoding"] = ContentCoding.acceptEncoding }
+        allHTTPHeaderFields = dictionary
     }
 }
 

@@ -46,6 +46,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         var resentBodies: [SharedUploadReader] = []
         /// Why NetKit stopped the transfer itself; the error the task's cancellation is reported as.
         var stopped: TransportError?
+        /// Set when the head names content codings, which libcurl decodes: the most decoded bytes the body may bring
+        /// (``NetCore/ContentCoding/decodedLimit(declaredLength:)``; `Int64.max` when no length is declared).
+        var decodedLimit: Int64?
 
         init(
             head: CheckedContinuation<TransportResponse, any Error>?,
@@ -249,6 +252,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
         // libcurl passes the interim 100 Continue on to the delegate; the real head follows.
         guard http.statusCode >= 200 else { return }
+        if let refusal = checkCodings(of: http, task: dataTask) { return refuse(dataTask, with: refusal) }
         let id = dataTask.taskIdentifier
         var refused = false
         let response: TransportResponse? = state.withLock { state in
@@ -304,6 +308,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private enum ChunkStep {
         case stream(ResponseBody.Writer)
         case gathered
+        /// The decoded body outgrew its limit: stop the transfer with this error.
+        case refuse(TransportError)
         /// The whole body grew past its limit: hand the response out now and stop the transfer.
         case cut(CheckedContinuation<TransportResponse, any Error>?, TransportResponse)
         case ignore
@@ -320,7 +326,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                     state.transfers[id] = transfer
                     return (.ignore, nil, nil)
                 }
+                // Refused: nothing more reaches the caller.
+                if transfer.stopped != nil { return (.ignore, nil, nil) }
                 transfer.received += Int64(data.count)
+                if let limit = transfer.decodedLimit, transfer.received > limit {
+                    let encoded = limit / Int64(ContentCoding.decompressionRatio)
+                    let error = ContentCoding.bomb(
+                        host: transfer.origin?.host(), encoded: encoded, decoded: transfer.received)
+                    return (.refuse(error), nil, nil)
+                }
                 let progress = transfer.progress.map { ($0, transfer.received, transfer.expected) }
                 let step: ChunkStep
                 switch transfer.delivery {
@@ -357,9 +371,48 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             Self.run({ waiter?.resume(returning: response) }, after: observers)
             // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
             DispatchQueue.global().async { dataTask.cancel() }
+        case .refuse(let error):
+            refuse(dataTask, with: error)
         case .gathered, .ignore:
             break
         }
+    }
+
+    /// Applies NetKit's content-coding plan (``NetCore/ContentCoding``) to a head: the error of one it refuses (a
+    /// coding NetKit does not decode, although libcurl may: `br`, `zstd`); for one libcurl decodes, sets the
+    /// transfer's ``Transfer/decodedLimit``.
+    private func checkCodings(of http: HTTPURLResponse, task: URLSessionDataTask) -> TransportError? {
+        guard let field = http.value(forHTTPHeaderField: "Content-Encoding") else { return nil }
+        let method = task.originalRequest?.httpMethod.flatMap { HTTPMethod(rawValue: $0) } ?? .get
+        let declared = http.value(forHTTPHeaderField: "Content-Length").flatMap {
+            Int64($0.trimmingCharacters(in: .whitespaces))
+        }
+        let plan = ContentCoding(
+            contentEncoding: [field], statusCode: http.statusCode, method: method, declaredLength: declared)
+        return state.withLock { state in
+            let host = state.transfers[task.taskIdentifier]?.origin?.host()
+            if let refusal = plan.refusal(host: host) { return refusal }
+            if case .decode = plan {
+                state.transfers[task.taskIdentifier]?.decodedLimit = plan.decodedLimit(declaredLength: declared) ?? .max
+            }
+            return nil
+        }
+    }
+
+    /// Stops a transfer NetKit refuses: its caller gets `error` (at once while it waits for the head, otherwise as
+    /// the end of the body), no further chunk is handed over, and the task is cancelled.
+    private func refuse(_ task: URLSessionTask, with error: TransportError) {
+        let waiting = state.withLock { state -> (CheckedContinuation<TransportResponse, any Error>, Transfer)? in
+            guard var transfer = state.transfers[task.taskIdentifier], transfer.stopped == nil else { return nil }
+            transfer.stopped = error
+            let waiter = transfer.head
+            transfer.head = nil
+            state.transfers[task.taskIdentifier] = transfer
+            return waiter.map { ($0, transfer) }
+        }
+        if let (waiter, transfer) = waiting { transfer.inOrder { waiter.resume(throwing: error) } }
+        // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
+        DispatchQueue.global().async { task.cancel() }
     }
 
     func urlSession(
@@ -442,24 +495,28 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             return
         }
         let host = transfer.origin?.host()
+        let isCoded = transfer.decodedLimit != nil
         switch transfer.delivery {
         case .streamed(let writer, _):
             if let waiter = transfer.head {
                 let failure =
-                    error.map { Self.transportError($0, afterHead: false, host: host) } ?? Self.noHead(host: host)
+                    error.map { Self.transportError($0, afterHead: false, host: host, isCoded: isCoded) }
+                    ?? Self.noHead(host: host)
                 transfer.inOrder { waiter.resume(throwing: failure) }
             }
             // A body shorter than its Content-Length arrives here as an error (libcurl and Apple's stack both
             // check); counting bytes here would misjudge HEAD responses and decompressed bodies.
             // After the progress reported so far: a consumer that reaches the end finds every byte counted.
-            let failure = error.map { Self.transportError($0, afterHead: transfer.head == nil, host: host) }
+            let failure = error.map {
+                Self.transportError($0, afterHead: transfer.head == nil, host: host, isCoded: isCoded)
+            }
             transfer.inOrder { writer.finish(throwing: failure) }
         case .whole(_, let head, _):
             // Handed out already when the body was cut at its limit (this is the cancellation that followed).
             guard let waiter = transfer.head else { return }
             let outcome: Result<TransportResponse, any Error> =
                 if let error {
-                    .failure(Self.transportError(error, afterHead: head != nil, host: host))
+                    .failure(Self.transportError(error, afterHead: head != nil, host: host, isCoded: isCoded))
                 } else if let head {
                     .success(head.response(with: ResponseBody(data: gathered ?? Data())))
                 } else {
@@ -489,11 +546,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     /// A URLSession error in NetKit's words, without the failing URL. libcurl reports a connection that closed
     /// mid-body as code -1 ("transfer closed with N bytes remaining"), Apple's stack as `networkConnectionLost`:
-    /// NetKit says ``TransportError/Kind/connectionLost`` on both. Errors NetKit made itself pass as they are.
-    static func transportError(_ error: any Error, afterHead: Bool, host: String?) -> any Error {
+    /// NetKit says ``TransportError/Kind/connectionLost`` on both. A body libcurl could not decode (`isCoded`: its
+    /// head named a content coding) is a malformed response that is not transient. Errors NetKit made itself pass
+    /// as they are.
+    static func transportError(_ error: any Error, afterHead: Bool, host: String?, isCoded: Bool = false) -> any Error {
         guard let urlError = error as? URLError else { return error }
         var translated = urlError.transportError
         translated.host = host ?? translated.host
+        if let failure = LibcurlDecodingFailure(urlError, isCoded: isCoded) {
+            translated.kind = .badResponse
+            translated.detail = failure.detail
+            translated.isPermanent = true
+            return translated
+        }
         if !afterHead, let failure = LibcurlHeadFailure(urlError) {
             translated.kind = .badResponse
             translated.detail = failure.detail

@@ -160,6 +160,22 @@ public struct ResponseBody: AsyncSequence, Sendable {
         }
     }
 
+    /// The same body, ended with ``NetworkError/responseTooLarge(limitBytes:)`` once more than `limit` bytes have
+    /// come (the chunk that passes the limit is not handed over; the consumer leaving its loop stops the transfer).
+    package func limited(to limit: Int) -> ResponseBody {
+        if limit == .max { return self }
+        if let data = bufferedData, data.count <= limit { return self }
+        var limited = ResponseBody(LimitedChunks(base: presenting(.native), limit: Swift.max(0, limit)))
+        limited.presentation = presentation
+        return limited
+    }
+
+    /// Stops the transfer now, as its consumer going away would: for a wrapper that ends the body early
+    /// (``LimitedChunks``) while the caller still holds it.
+    func abandon() {
+        abandonment?.fire()
+    }
+
     /// Fails `queue` once `timeouts` run out; returns when it has, or when cancelled (the transfer is over).
     private static func watch(_ queue: ChunkQueue, _ timeouts: BodyTimeouts) async {
         while let wake = timeouts.nextCheck(lastActivity: queue.lastActivity) {

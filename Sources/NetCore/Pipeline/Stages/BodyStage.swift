@@ -8,14 +8,17 @@ import Foundation
 ///
 /// For `send`: a 2xx body whole (failing past the response limit), any other body up to the error-payload limit
 /// (cut there, marked truncated). For `stream`: a 2xx body is left for the caller; any other body is drained up to
-/// the limit, and one byte more is ``StreamingError/errorPayloadTooLarge(limitBytes:)``. A 401's body is never
-/// read: the credential stage answers it by renewing, or it becomes ``NetworkError/unauthorized``.
+/// the limit, and one byte more is ``StreamingError/errorPayloadTooLarge(limitBytes:)``. For a ready-made request
+/// (`forward`): every body is left for the caller, and a head that declares a `Content-Length` beyond the limit is
+/// ``NetworkError/responseTooLarge(limitBytes:)`` at once. A 401's body is never read: the credential stage answers
+/// it by renewing, or it becomes ``NetworkError/unauthorized``.
 package struct BodyStage: Sendable {
     package enum Mode: Sendable {
         case collect(responseLimit: Int, errorLimit: Int)
         case stream(errorLimit: Int)
-        /// Every body, whatever the status, is left unread for the caller (``RequestExecutor/forward(_:options:)``).
-        case handOver
+        /// Every body, whatever the status, is left unread for the caller (``RequestExecutor/forward(_:options:)``),
+        /// which reads at most `limit` bytes of it: a head that declares more is refused.
+        case handOver(limit: Int)
     }
 
     package let mode: Mode
@@ -56,7 +59,10 @@ package struct BodyStage: Sendable {
             }
             exchange.isTruncated = truncated
             exchange.data = data
-        case .handOver:
+        case .handOver(let limit):
+            if response.head.declaresBody(longerThan: limit, method: exchange.request.method) {
+                throw NetworkError.responseTooLarge(limitBytes: limit)
+            }
             return
         }
         state.recordReceived(exchange.data?.count ?? 0)

@@ -1,16 +1,15 @@
-#if AsyncHTTPClient
 import Foundation
 
-/// gzip bodies made by hand (RFC 1951 and 1952), so the tests need no compressor.
-enum GzipZeros {
+/// gzip and zlib bodies made by hand (RFC 1950, 1951 and 1952), so the tests need no compressor.
+package enum GzipZeros {
     /// The decoded length of ``make()``: one literal zero, then 81,284 copies of 258 zeros.
-    static let decodedCount = 1 + 258 * 81_284
+    package static let decodedCount = 1 + 258 * 81_284
     /// CRC-32 of ``decodedCount`` zero bytes (computed once with zlib).
-    static let decodedCRC: UInt32 = 0xBCDE_D41F
+    package static let decodedCRC: UInt32 = 0xBCDE_D41F
 
     /// About 130 KiB of gzip that decodes to 20 MiB of zeros (a ratio of about 160): one fixed-Huffman block of a
     /// literal zero followed by back-references of 258 bytes at distance 1.
-    static func make() -> Data {
+    package static func make() -> Data {
         var bits = BitWriter()
         bits.write(1, count: 1)  // BFINAL
         bits.write(1, count: 2)  // BTYPE 01: fixed Huffman codes
@@ -24,7 +23,21 @@ enum GzipZeros {
     }
 
     /// `data` as gzip of stored (uncompressed) blocks.
-    static func stored(_ data: Data) -> Data {
+    package static func stored(_ data: Data) -> Data {
+        wrap(Array(storedBlocks(data)), crc: crc32(data), count: data.count)
+    }
+
+    /// `data` as the zlib format (RFC 1950, HTTP's `deflate`) of stored blocks.
+    package static func zlibStored(_ data: Data) -> Data {
+        var zlib = Data([0x78, 0x01])
+        zlib.append(storedBlocks(data))
+        let adler = adler32(data)
+        zlib.append(contentsOf: (0..<4).reversed().map { UInt8(truncatingIfNeeded: adler >> (8 * $0)) })
+        return zlib
+    }
+
+    /// `data` as deflate stored blocks (RFC 1951 §3.2.4).
+    private static func storedBlocks(_ data: Data) -> Data {
         var deflate = Data()
         var offset = 0
         repeat {
@@ -36,7 +49,7 @@ enum GzipZeros {
             deflate.append(data[data.startIndex + offset..<data.startIndex + offset + count])
             offset += count
         } while offset < data.count
-        return wrap(Array(deflate), crc: crc32(data), count: data.count)
+        return deflate
     }
 
     private static func wrap(_ deflate: [UInt8], crc: UInt32, count: Int) -> Data {
@@ -48,6 +61,17 @@ enum GzipZeros {
         return gzip
     }
 
+    /// Adler-32 of `data` (RFC 1950 §8).
+    static func adler32(_ data: Data) -> UInt32 {
+        var (a, b): (UInt32, UInt32) = (1, 0)
+        for byte in data {
+            a = (a + UInt32(byte)) % 65_521
+            b = (b + a) % 65_521
+        }
+        return b << 16 | a
+    }
+
+    /// CRC-32 of `data` (RFC 1952 §8).
     static func crc32(_ data: Data) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in data {
@@ -87,4 +111,3 @@ enum GzipZeros {
         var finished: [UInt8] { used == 0 ? bytes : bytes + [UInt8(current)] }
     }
 }
-#endif
