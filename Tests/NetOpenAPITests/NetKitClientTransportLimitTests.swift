@@ -69,7 +69,7 @@ struct NetKitClientTransportLimitTests {
         defer { server.stop() }
         let (bounded, shutdown) = transport(kind)
         var transport = bounded
-        transport.timeout = .milliseconds(500)
+        transport.timeout = .seconds(2)
         let (_, body) = try await transport.send(
             request(.get, "/stall"), body: nil, baseURL: server.baseURL, operationID: "stall")
         let error = await #expect(throws: TransportError.self) { _ = try await collect(body) }
@@ -83,7 +83,7 @@ struct NetKitClientTransportLimitTests {
         defer { server.stop() }
         let (netTransport, shutdown) = kind.make()
         var executor = RequestExecutor(transport: netTransport)
-        executor.builder.idleTimeout = .milliseconds(500)
+        executor.builder.idleTimeout = .seconds(2)
         let transport = NetKitClientTransport(executor: executor)
         let (_, body) = try await transport.send(
             request(.get, "/stall"), body: nil, baseURL: server.baseURL, operationID: "stall")
