@@ -14,6 +14,9 @@ import Synchronization
 //                                         `stream()` and a paused `stream()`
 //   netkit-bench sse-retry0 [rounds]      an event source whose server said `retry: 0` and then fails every
 //                                         connection, iterated for 5 s (NETKIT_BENCH_SSE_SECONDS)
+//
+// NETKIT_BENCH_BOUNDS_TRANSPORTS=a,b picks the transports (urlsession by default) and NETKIT_BENCH_BOUNDS_CHILD the
+// program each child runs (this one by default), so a build with more transports can run the same cases.
 
 /// Runs a bounds case if `selected` names one (or, in a child, its one road). Returns `true` when it did.
 func runBoundsBenchmarks(selected: String, arguments: [String], rounds: Int) async throws -> Bool {
@@ -22,15 +25,29 @@ func runBoundsBenchmarks(selected: String, arguments: [String], rounds: Int) asy
         return true
     }
     guard let groups = BoundsBenchmark.groups(selected) else { return false }
-    try await BoundsBenchmark(rounds: max(1, arguments.count > 1 ? rounds : 1)).run(groups)
+    do {
+        try await BoundsBenchmark(rounds: max(1, arguments.count > 1 ? rounds : 1)).run(groups)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
     return true
 }
 
 /// The parent side of the bounds cases: the servers, the children, the table.
 struct BoundsBenchmark {
     let rounds: Int
-    /// The transports this build has (the root package has no traits on): URLSession only.
-    let transports = ["urlsession"]
+    /// The transports measured: `NETKIT_BENCH_BOUNDS_TRANSPORTS` (comma-separated), `urlsession` by default, the one
+    /// transport of a build without traits.
+    let transports =
+        BoundsBenchmark.environment["NETKIT_BENCH_BOUNDS_TRANSPORTS"].map { $0.split(separator: ",").map(String.init) }
+        ?? ["urlsession"]
+    /// The program that runs each child: `NETKIT_BENCH_BOUNDS_CHILD`, this one by default. Another program that
+    /// answers `__bounds-child <road> <transport> <URL> [seconds]` with the same result line measures the transports
+    /// it has (one built with the AsyncHTTPClient trait, say) against these servers and cases.
+    let childProgram =
+        BoundsBenchmark.environment["NETKIT_BENCH_BOUNDS_CHILD"].map { URL(fileURLWithPath: $0) }
+        ?? Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
 
     static let environment = ProcessInfo.processInfo.environment
     static let tinyChunkCount = environment["NETKIT_BENCH_TINY_CHUNKS"].flatMap(Int.init) ?? 10_000_000
@@ -124,8 +141,9 @@ struct BoundsBenchmark {
                     name: "(d) event source, `retry: 0` then every connection fails, \(format(seconds, 0)) s",
                     road: .sse, url: server.baseURL.appending(path: "events"), extra: [String(seconds)]),
                 transport: transport, idle: idle)
+            let cpuAboveIdle = result.cpuSeconds - idle.cpuSeconds
             print(
-                "|   ↳ reconnects per second | | \(format(Double(result.connections) / seconds, 1)) /s | | server saw \(server.requestCount) requests | | CPU per connection \(format((result.cpuSeconds - idle.cpuSeconds) / Double(max(result.connections, 1)) * 1e6, 0)) µs | | |"
+                "|   ↳ reconnects per second | | \(format(Double(result.connections) / seconds, 1)) /s | | server saw \(server.requestCount) requests | | \(format(cpuAboveIdle / seconds, 3)) CPU-s per second of the run | | |"
             )
         }
     }
@@ -167,7 +185,7 @@ struct BoundsBenchmark {
     /// Starts `netkit-bench __bounds-child …` and reads its one result line.
     func runChild(_ benchmarkCase: Case, transport: String) throws -> BoundsChild.Result {
         let process = Process()
-        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        process.executableURL = childProgram
         process.arguments =
             [BoundsChild.command, benchmarkCase.road.rawValue, transport, benchmarkCase.url.absoluteString]
             + benchmarkCase.extra
