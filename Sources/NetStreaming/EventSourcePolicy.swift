@@ -5,8 +5,9 @@
 /// at ``maximumDelay``, and is spread by jitter between half and all of it, so that clients dropped together do not
 /// return together — never below ``minimumDelay``. A connection that delivered an event resets the count; one that
 /// fails, or ends before its first event, adds to it. So a server cannot make a client reconnect in a loop: after
-/// `retry: 0` a failing server is tried again after 1 s, 2 s, 4 s… (seven connections in the first minute), and a
-/// healthy stream that the server keeps cutting is reconnected to at most once per ``minimumDelay``.
+/// `retry: 0` a failing server is tried again after waits of 1, then up to 2, 4, 8… s (at most seven connections in
+/// the first minute, with the defaults), and a healthy stream that the server keeps cutting is reconnected to at
+/// most once per ``minimumDelay``.
 public struct EventSourcePolicy: Sendable, Equatable {
     /// 1 s: the default ``minimumDelay``, the order of magnitude the WHATWG standard suggests for a reconnection
     /// time ("a few seconds").
