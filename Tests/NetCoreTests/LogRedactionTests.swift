@@ -104,3 +104,20 @@ struct LogRedactionTests {
         #expect(own.standardErrorLine(.debug, "hi") == "[com.example.app:network] debug: hi\n")
     }
 }
+
+@Suite("Key headers look secret")
+struct KeyHeaderNameTests {
+    @Test(
+        "a header named like a key is hidden without being declared; the idempotency key is not",
+        arguments: ["X-Functions-Key", "Ocp-Apim-Subscription-Key", "x-master-key", "key", "X_Client_Key"])
+    func keys(_ name: String) {
+        #expect(LogRedaction.isSecretName(name), "\(name)")
+    }
+
+    @Test(
+        "names that only contain the letters are shown",
+        arguments: ["Idempotency-Key", "Keep-Alive", "X-Keyboard", "Monkey"])
+    func notKeys(_ name: String) {
+        #expect(!LogRedaction.isSecretName(name), "\(name)")
+    }
+}
