@@ -25,8 +25,8 @@ struct NetKitClientTransportLimitTests {
         "a body past responseLimit ends with responseTooLarge, having handed over no more, and stops its transfer",
         arguments: TransportKind.allCases)
     func bodyPastLimit(_ kind: TransportKind) async throws {
-        // A body that goes on until the client leaves (256 MiB at most, so that a late stop costs little): URLSession, which has no backpressure, never
-        // reads all of it before the consumer has read 1 MiB and stopped it, however loaded the machine.
+        // A body that goes on until the client leaves, 256 MiB at most (a late stop costs little): URLSession, which
+        // has no backpressure, reads ahead of the consumer, but not all of it before the consumer stops at 1 MiB.
         let server = try LoopbackServer { _ in
             .streamed { body in
                 for _ in 0..<256 {
