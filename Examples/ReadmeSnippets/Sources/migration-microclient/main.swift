@@ -47,7 +47,8 @@ try Data("notes".utf8).write(to: scratch)
 defer { try? FileManager.default.removeItem(at: scratch) }
 let uploaded = try await writer.send(try attachment(scratch, caption: "notes"))
 check(
-    uploaded.id == "a-1" && bodies.requests.last.map { String(decoding: $0.body, as: UTF8.self).contains("notes") } == true,
+    uploaded.id == "a-1"
+        && bodies.requests.last.map { String(decoding: $0.body, as: UTF8.self).contains("notes") } == true,
     "a multipart form carries its file")
 let missing = scratch.deletingLastPathComponent().appendingPathComponent("netkit-guide-missing.txt")
 do {

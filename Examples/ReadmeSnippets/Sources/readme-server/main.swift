@@ -60,7 +60,8 @@ func readRequest(_ connection: Int32) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
         guard let end = text.range(of: "\r\n\r\n") else { continue }
         let head = text[..<end.lowerBound].lowercased()
-        let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+        let length =
+            head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
         if text.utf8.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length {
             return head + "\r\n\r\n" + text[end.upperBound...]
