@@ -33,6 +33,18 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The README's server program: on NetCore, NetStreaming and NetAsyncHTTPClient alone, so that it links no
+        // FoundationNetworking (`.ci/readme-snippets` runs `.ci/link-check` on it).
+        .executableTarget(
+            name: "readme-server",
+            dependencies: [
+                "Checks",
+                .product(name: "NetCore", package: "NetKit"),
+                .product(name: "NetStreaming", package: "NetKit"),
+                .product(name: "NetAsyncHTTPClient", package: "NetKit"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
         + ["eknetwork", "smartnetwork", "microclient", "networkkit", "alamofire"].map { page in
             // One program per page: a page's snippets share a module, the pages do not.

@@ -8,7 +8,9 @@ import NetCore
 /// Server-sent events that stay connected for as long as they are iterated (the WHATWG standard's
 /// `EventSource`): when a connection ends — cleanly or not — or fails transiently, the source connects again
 /// after the server's `retry` interval (with backoff and jitter, see ``EventSourcePolicy``), sending
-/// `Last-Event-ID` with the last event ID it saw.
+/// `Last-Event-ID` with the last event ID it saw. No wait is shorter than the policy's
+/// ``EventSourcePolicy/minimumDelay`` (1 s by default), whatever `retry` says, and waits double while
+/// connections keep failing or ending before their first event: no server can make the source reconnect in a loop.
 ///
 /// ```swift
 /// for try await event in manager.eventSource(Notifications(), accessToken: { store.token }) {
@@ -80,20 +82,20 @@ public struct EventSource: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         private let source: EventSource
         private var events: ServerSentEventSequence<ResponseBody>.AsyncIterator?
-        private var failures = 0
-        private var lastError: (any Error)?
-        private var deliveredOnThisConnection = false
+        /// When to reconnect, decided from what each connection did.
+        private var backoff: ReconnectBackoff
         private var finished = false
 
         /// The last event ID seen, sent as `Last-Event-ID` when reconnecting.
         public private(set) var lastEventID: String?
         /// The server's last valid `retry`, if any.
-        public private(set) var reconnectionTime: Duration?
+        public var reconnectionTime: Duration? { backoff.reconnectionTime }
         /// How many connections have been opened so far.
-        public private(set) var connections = 0
+        public var connections: Int { backoff.connections }
 
         init(source: EventSource) {
             self.source = source
+            self.backoff = ReconnectBackoff(policy: source.policy)
         }
 
         /// The next event, connecting or reconnecting first if needed.
@@ -113,7 +115,7 @@ public struct EventSource: AsyncSequence, Sendable {
         private mutating func nextEvent(isolation actor: isolated (any Actor)?) async throws -> ServerSentEvent? {
             while !finished {
                 if events == nil {
-                    if connections > 0 { try await waitBeforeReconnecting(isolation: actor) }
+                    if backoff.connections > 0 { try await waitBeforeReconnecting(isolation: actor) }
                     do {
                         guard try await open(isolation: actor) else {
                             finished = true
@@ -121,59 +123,50 @@ public struct EventSource: AsyncSequence, Sendable {
                         }
                     } catch {
                         try checkRecoverable(error)
-                        failures += 1
-                        lastError = error
+                        backoff.connectionFailed(error)
                         continue
                     }
                 }
                 do {
                     if let event = try await events?.next(isolation: actor) {
-                        deliveredOnThisConnection = true
-                        failures = 0
+                        backoff.delivered()
                         lastEventID = events?.lastEventID
                         return event
                     }
-                    endConnection()
-                    // A server that closes at once, again and again, is failing too.
-                    if !deliveredOnThisConnection {
-                        failures += 1
-                        lastError = TransportError(
-                            .connectionLost, detail: "the server closed the event stream before its first event")
-                    }
+                    backoff.connectionEnded(by: nil, serverRetry: endConnection())
                 } catch {
-                    endConnection()
+                    let serverRetry = endConnection()
                     try checkRecoverable(error)
-                    if !deliveredOnThisConnection { failures += 1 }
-                    lastError = error
+                    backoff.connectionEnded(by: error, serverRetry: serverRetry)
                 }
             }
             return nil
         }
 
-        /// Keeps what the finished connection taught (its last event ID and `retry`) and lets it go.
-        private mutating func endConnection() {
-            if let events {
-                lastEventID = events.lastEventID
-                reconnectionTime = events.reconnectionTime ?? reconnectionTime
-            }
-            events = nil
+        /// Keeps the finished connection's last event ID, lets the connection go, and returns its last `retry`.
+        private mutating func endConnection() -> Duration? {
+            defer { events = nil }
+            guard let events else { return nil }
+            lastEventID = events.lastEventID
+            return events.reconnectionTime
         }
 
+        /// Sleeps the wait the backoff decides on, or ends the source when the policy allows no more attempts.
         private mutating func waitBeforeReconnecting(isolation actor: isolated (any Actor)?) async throws {
-            guard source.policy.allowsAttempt(afterFailures: failures) else {
+            switch backoff.reconnection(randomUnit: source.randomUnit()) {
+            case .connectNow:
+                return
+            case .wait(let wait):
+                try await source.clock.sleep(for: wait)
+            case .giveUp(let error):
                 finished = true
-                throw EventSourceError.reconnectLimitReached(
-                    attempts: failures, lastError: lastError ?? TransportError(.other))
+                throw error
             }
-            let wait = source.policy.delay(
-                afterFailures: failures, serverRetry: reconnectionTime, randomUnit: source.randomUnit())
-            try await source.clock.sleep(for: wait)
         }
 
         /// Connects; `false` when the server said 204.
         private mutating func open(isolation actor: isolated (any Actor)?) async throws -> Bool {
-            deliveredOnThisConnection = false
-            connections += 1
+            backoff.connecting()
             let response = try await source.connect(lastEventID)
             if response.statusCode == 204 { return false }
             let contentType = response.headerFields.value(for: "Content-Type")

@@ -112,6 +112,25 @@ public struct StreamingResponse: Sendable {
     ) -> ServerSentEventSequence<ResponseBody> {
         ServerSentEventSequence(chunks, maximumEventSize: maximumEventSize, lastEventID: lastEventID)
     }
+
+    /// The body as server-sent events whose JSON data decodes as `Payload`, one per event, until an event's data is
+    /// `sentinel` (`"[DONE]"` for OpenAI-style streams) or the stream ends. See ``DecodedEventSequence``.
+    /// - Parameters:
+    ///   - payload: The type each event's data decodes as.
+    ///   - decoder: The decoder of each event's data.
+    ///   - sentinel: The data that ends the sequence cleanly; `nil`: only the end of the stream does.
+    ///   - eventType: The only event type decoded; `nil`: every type.
+    ///   - maximumEventSize: The longest line and the largest event data accepted, in bytes.
+    public func events<Payload: Decodable & Sendable>(
+        decoding payload: Payload.Type,
+        decoder: JSONDecoder = JSONDecoder(),
+        until sentinel: String? = nil,
+        eventType: String? = nil,
+        maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize
+    ) -> DecodedEventSequence<ServerSentEventSequence<ResponseBody>, Payload> {
+        events(maximumEventSize: maximumEventSize).decoding(
+            payload, decoder: decoder, until: sentinel, eventType: eventType)
+    }
 }
 
 extension StreamingResponse: CustomReflectable {

@@ -1,6 +1,7 @@
 // netkit-bench: NetKit against its baselines, in the same run, on loopback.
 //
 //   swift run -c release netkit-bench [refresh|engine|send|stream|slowconsumer|parsers|uploads|all] [rounds] [loopback|nginx]
+//   swift run -c release netkit-bench [bounds|tiny-chunks|paused-body|gzip-bomb|sse-retry0] [rounds]   (not in `all`)
 //
 // The third argument picks the server of `send` and `stream` (nginx, when installed, is started by the bench).
 // NETKIT_BENCH_SEND_ONLY=<index> runs one `send` contender alone, for a profiler (`perf stat`, `perf record`).
@@ -52,6 +53,7 @@ if selected == SlowConsumerChild.command {
 let serverKind = arguments.dropFirst(2).first ?? "loopback"
 let rounds = arguments.dropFirst().first.flatMap(Int.init) ?? 30
 if try await runUploadBenchmarks(selected: selected, arguments: Array(arguments), rounds: rounds) { exit(0) }
+if try await runBoundsBenchmarks(selected: selected, arguments: Array(arguments), rounds: rounds) { exit(0) }
 let api = BenchmarkAPI()
 let server = try LoopbackServer { api.handle($0) }
 defer { server.stop() }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import NetCore
 
@@ -15,5 +16,22 @@ struct FormURLEncodingTests {
     @Test("an empty form is an empty string")
     func empty() {
         #expect(FormURLEncoding.encode([:]) == "")
+    }
+}
+
+@Suite("Ordered, repeatable form fields")
+struct OrderedFormFieldsTests {
+    @Test("fields go in the order given, a name as often as it comes, a nil value as the name alone")
+    func ordered() throws {
+        let body = RequestBody(formURLEncoded: [
+            URLQueryItem(name: "category[]", value: "b"), URLQueryItem(name: "category[]", value: "a"),
+            URLQueryItem(name: "q", value: "x y&z=1+2"), URLQueryItem(name: "flag", value: nil),
+        ])
+        #expect(body.contentType == "application/x-www-form-urlencoded")
+        guard case .raw(let data) = body.content else {
+            Issue.record("not raw bytes")
+            return
+        }
+        #expect(String(decoding: data, as: UTF8.self) == "category%5B%5D=b&category%5B%5D=a&q=x%20y%26z%3D1%2B2&flag")
     }
 }

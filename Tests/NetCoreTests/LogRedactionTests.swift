@@ -35,10 +35,14 @@ struct LogRedactionTests {
                 TransportError(.timedOut, host: "api.example.com", detail: "code -1001")
             }
         }
-        #expect(LogRedaction.describe(LeakyError()) == "LeakyError: Timed out: api.example.com (code -1001)")
+        #expect(
+            LogRedaction.describe(LeakyError())
+                == "LeakyError: Timed out: api.example.com (code -1001). The server at api.example.com did not answer "
+                + "in time: check that it is up, or give the request a longer timeout or idleTimeout")
         #expect(
             LogRedaction.describe(TransportError(.cannotConnect, host: "h.test"))
-                == "TransportError.cannotConnect: Could not connect: h.test")
+                == "TransportError.cannotConnect: Could not connect: h.test. Is a server running and listening on "
+                + "h.test? Nothing accepted the connection there")
         #expect(LogRedaction.describe(CancellationError()) == "cancelled")
         #expect(
             LogRedaction.describe(NetworkError.invalidURL) == "NetworkError: \(NetworkError.invalidURL.description)")
@@ -102,5 +106,22 @@ struct LogRedactionTests {
         #expect(placeholder.standardErrorLine(.error, "boom") == "[NetKit:network] error: boom\n")
         let own = NetworkLogger(subsystem: "com.example.app", minimumLevel: .debug)
         #expect(own.standardErrorLine(.debug, "hi") == "[com.example.app:network] debug: hi\n")
+    }
+}
+
+@Suite("Key headers look secret")
+struct KeyHeaderNameTests {
+    @Test(
+        "a header named like a key is hidden without being declared; the idempotency key is not",
+        arguments: ["X-Functions-Key", "Ocp-Apim-Subscription-Key", "x-master-key", "key", "X_Client_Key"])
+    func keys(_ name: String) {
+        #expect(LogRedaction.isSecretName(name), "\(name)")
+    }
+
+    @Test(
+        "names that only contain the letters are shown",
+        arguments: ["Idempotency-Key", "Keep-Alive", "X-Keyboard", "Monkey"])
+    func notKeys(_ name: String) {
+        #expect(!LogRedaction.isSecretName(name), "\(name)")
     }
 }

@@ -88,7 +88,8 @@ struct RetryPolicyTests {
                 beforeRetry: 2, after: error, randomUnit: 0.9) == 0.5)
     }
 
-    @Test("Retry-After in seconds or as an HTTP date replaces the backoff; too long ends the retries")
+    @Test(
+        "Retry-After in seconds or as an HTTP date replaces the backoff, never below delay; too long ends the retries")
     func retryAfter() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let policy = RetryPolicy(maxRetryCount: 3, delay: 0.1, maxRetryAfter: 60, jitter: .none)
@@ -97,9 +98,24 @@ struct RetryPolicyTests {
         }
         #expect(policy.delay(beforeRetry: 1, after: error("7"), now: now) == 7)
         #expect(policy.delay(beforeRetry: 1, after: error("Tue, 14 Nov 2023 22:13:40 GMT"), now: now) == 20)
-        #expect(policy.delay(beforeRetry: 1, after: error("Tue, 14 Nov 2023 22:00:00 GMT"), now: now) == 0)
+        #expect(
+            policy.delay(beforeRetry: 1, after: error("Tue, 14 Nov 2023 22:00:00 GMT"), now: now) == 0.1,
+            "a date in the past asks for no wait: the policy's delay still holds")
         #expect(policy.delay(beforeRetry: 1, after: error("3600"), now: now) == nil)
         #expect(policy.delay(beforeRetry: 1, after: error("soon"), now: now) == 0.1)
+    }
+
+    @Test("Retry-After: 0 on every attempt: each retry still waits delay, and maxRetryCount still ends them")
+    func retryAfterZeroFloor() {
+        let policy = RetryPolicy(maxRetryCount: 2, delay: 0.5, jitter: .none)
+        let busy = HTTPError(statusCode: 503, data: Data(), headers: ["retry-after": "0"])
+        #expect(policy.delay(beforeRetry: 1, after: busy, randomUnit: 0) == 0.5)
+        #expect(policy.delay(beforeRetry: 2, after: busy, randomUnit: 0) == 0.5)
+        #expect(policy.delay(beforeRetry: 3, after: busy, randomUnit: 0) == nil)
+        // A Retry-After longer than delay is honoured, even when the backoff would be longer still.
+        let later = HTTPError(statusCode: 503, data: Data(), headers: ["retry-after": "2"])
+        let steep = RetryPolicy(maxRetryCount: 5, delay: 1, backoffMultiplier: 4, jitter: .none)
+        #expect(steep.delay(beforeRetry: 4, after: later, randomUnit: 0) == 2)
     }
 
     @Test("a failed response is judged by its status, whatever error the errorDecoder made of it")

@@ -13,4 +13,11 @@ public enum FormURLEncoding {
             .map { "\(PercentEncoding.encodeComponent($0.key))=\(PercentEncoding.encodeComponent($0.value))" }
             .joined(separator: "&")
     }
+
+    /// `name=value` pairs in the order given, a name repeated as often as it comes (`tag=a&tag=b`,
+    /// `category[]=a&category[]=b`), an item without a value as its name alone; each byte encoded as for a
+    /// dictionary of fields.
+    public static func encode(_ items: [URLQueryItem]) -> String {
+        RequestURLBuilder.encode(items)
+    }
 }

@@ -122,7 +122,11 @@ public enum LogRedaction {
     public static func isSecretName(_ name: String) -> Bool {
         let lowered = name.lowercased()
         if HeaderRedaction.sensitiveNames.contains(lowered) { return true }
-        return secretNameFragments.contains { lowered.contains($0) }
+        if secretNameFragments.contains(where: { lowered.contains($0) }) { return true }
+        // A key header (`X-Functions-Key`, `Ocp-Apim-Subscription-Key`), but the idempotency key, which is no
+        // secret and which the logs need to tell retries apart.
+        return (lowered == "key" || lowered.hasSuffix("-key") || lowered.hasSuffix("_key"))
+            && lowered != "idempotency-key"
     }
 
     static let secretNameFragments = [

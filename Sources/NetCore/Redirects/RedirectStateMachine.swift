@@ -104,13 +104,14 @@ package struct RedirectStateMachine: Sendable {
     /// Checks a hop's request (the proposed one, or the user's own) against the rules every hop obeys; records
     /// it as followed when it passes.
     package mutating func follow(_ next: TransportRequest, after hop: RedirectHop) -> (any Error)? {
-        let from = HTTPOrigin(hop.request.head)
+        // The origin that answered with the redirect (a URL with a host: it was a request's).
+        let from = HTTPOrigin(hop.from) ?? HTTPOrigin(hop.request.head)
         let status = hop.response.statusCode
         let scheme = HeaderValidation.lowercased(next.head.scheme)
         guard scheme == "http" || scheme == "https" else {
             return RedirectError(.unsupportedScheme(next.head.scheme), statusCode: status, from: from, to: nil)
         }
-        if let refusal = refusal(of: next, from: HTTPOrigin(hop.from) ?? from, status: status) { return refusal }
+        if let refusal = refusal(of: next, from: from, status: status) { return refusal }
         guard !visited.contains(Self.visitKey(next.head)) else {
             return TransportError(.tooManyRedirects, host: next.head.host, detail: "a redirect cycle")
         }

@@ -96,4 +96,20 @@ public struct RequestBody: Sendable {
         self.content = .formURLEncoded(parameters)
         self.contentType = "application/x-www-form-urlencoded"
     }
+
+    /// An `application/x-www-form-urlencoded` body of fields in the order given, a name as often as it comes
+    /// (MicroClient's repeatable fields):
+    ///
+    /// ```swift
+    /// RequestBody(formURLEncoded: [
+    ///     URLQueryItem(name: "category[]", value: "books"), URLQueryItem(name: "category[]", value: "music"),
+    /// ])   // category%5B%5D=books&category%5B%5D=music
+    /// ```
+    ///
+    /// Names and values are percent-encoded (also `+ & =`, brackets and space); a field with a `nil` value is sent as
+    /// its name alone.
+    public init(formURLEncoded fields: [URLQueryItem]) {
+        self.content = .raw(Data(FormURLEncoding.encode(fields).utf8))
+        self.contentType = "application/x-www-form-urlencoded"
+    }
 }

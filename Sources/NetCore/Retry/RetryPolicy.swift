@@ -19,8 +19,10 @@ import Foundation  // pow on TimeInterval: not in FoundationEssentials
 /// `delay × backoffMultiplier^(n−1)`; jitter spreads the wait above it, never below (so that clients that failed
 /// together do not return together): with the default ``Jitter/proportional(_:)`` of 0.5 the wait is drawn
 /// uniformly between the backoff and one and a half times it. `maxDelay` caps the wait, but never below `delay`.
-/// A server's `Retry-After` (seconds or an HTTP date) replaces all of it, shorter or longer; one longer than
-/// `maxRetryAfter` ends the retries instead.
+/// A server's `Retry-After` (seconds or an HTTP date) replaces all of it, shorter or longer, but never below
+/// `delay`: `Retry-After: 0` on every answer cannot make retries come back to back, and no more than
+/// `maxRetryCount` follow the first attempt whatever the server says. One longer than `maxRetryAfter` ends the
+/// retries instead.
 public struct RetryPolicy: Sendable {
     /// How the wait is spread above the backoff (never below it).
     public enum Jitter: Sendable, Equatable {
@@ -36,8 +38,8 @@ public struct RetryPolicy: Sendable {
 
     /// The number of retries after the first attempt.
     public let maxRetryCount: Int
-    /// The least wait before each retry, in seconds (unless a server's `Retry-After` says otherwise): the backoff
-    /// before the first retry, which later retries multiply and jitter only adds to.
+    /// The least wait before each retry, in seconds, whatever a server's `Retry-After` says: the backoff before the
+    /// first retry, which later retries multiply and jitter only adds to (a longer `Retry-After` replaces them).
     public let delay: TimeInterval
     /// The factor the backoff grows by with each further retry (`1` keeps it constant).
     public let backoffMultiplier: Double
@@ -148,7 +150,7 @@ public struct RetryPolicy: Sendable {
 
     /// The wait before retry number `retry` (1-based) after `error`, or `nil` when the request must fail.
     ///
-    /// At least ``delay`` unless a `Retry-After` decides. Pure: the caller supplies `now` (for an HTTP-date
+    /// At least ``delay``, even after `Retry-After: 0`. Pure: the caller supplies `now` (for an HTTP-date
     /// `Retry-After`) and `randomUnit`, a number in `0..<1` that picks the jittered wait above the backoff.
     /// - Parameters:
     ///   - retry: The number of the retry to come, from 1.
@@ -187,7 +189,8 @@ public struct RetryPolicy: Sendable {
             response?.headerFields.value(for: "Retry-After")
             ?? (error as? HTTPError)?.value(forHeader: "Retry-After")
         if let retryAfterHeader, let retryAfter = RetryAfter.seconds(from: retryAfterHeader, now: now()) {
-            return retryAfter <= maxRetryAfter ? retryAfter : nil
+            // The server may ask for more than `delay`, never for less: its `Retry-After: 0` is no loop.
+            return retryAfter <= maxRetryAfter ? max(retryAfter, delay) : nil
         }
         let backoff = delay * pow(backoffMultiplier, Double(retry - 1))
         let spread: Double =

@@ -73,3 +73,32 @@ struct RequestMetricsTests {
         #expect(metrics.responseHead == streaming.deliveries.first?.headReceivedAt)
     }
 }
+
+@Suite("RequestMetrics as one line")
+struct RequestMetricsDescriptionTests {
+    @Test("duration, head, attempts with their waits, bytes both ways")
+    func line() {
+        let start = ContinuousClock.now
+        var metrics = RequestMetrics(start: start)
+        metrics.responseHead = start + .microseconds(95_140)
+        metrics.end = start + .microseconds(182_360)
+        metrics.attempts = 2
+        metrics.retryWaits = [.milliseconds(100)]
+        metrics.bytesSent = 0
+        metrics.bytesReceived = 1_229
+        #expect(
+            metrics.description
+                == "182.4 ms, head after 95.1 ms, 2 attempts (waited 100.0 ms), 0 B sent, 1.2 KiB received")
+        metrics.end = start + .seconds(12) + .milliseconds(345)
+        metrics.responseHead = nil
+        metrics.attempts = 1
+        metrics.retryWaits = []
+        metrics.bytesReceived = 3 << 30
+        #expect(metrics.description == "12.35 s, 1 attempt, 0 B sent, 3.0 GiB received")
+    }
+
+    @Test("a request that has not ended says so")
+    func running() {
+        #expect(RequestMetrics().description.hasPrefix("running for "))
+    }
+}

@@ -142,6 +142,28 @@ struct RetryRulesTests {
         #expect(response.metrics.retryWaits.count == 2)
     }
 
+    @Test("a server that answers 503 with Retry-After: 0 every time gets maxRetryCount + 1 requests, delay apart")
+    func retryAfterZeroBounded() async throws {
+        struct Busy: NetworkRequest {
+            typealias Response = EmptyResponse
+            var path: String { "/busy" }
+            var method: HTTPMethod { .get }
+            var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 3, delay: 0.25, jitter: .none) }
+        }
+        let server = try LoopbackServer { _ in
+            LoopbackResponse(status: 503, headers: [(name: "Retry-After", value: "0")])
+        }
+        defer { server.stop() }
+        let clock = VirtualClock()
+        let executor = RequestExecutor(transport: URLSessionTransport(), clock: clock, randomUnit: { 0 })
+        let error = await #expect(throws: HTTPError.self) {
+            try await onDedicatedExecutor { try await executor.send(Busy(), baseURL: server.baseURL) }
+        }
+        #expect(error?.statusCode == 503)
+        #expect(server.requestCount == 4)
+        #expect(clock.waits == Array(repeating: .milliseconds(250), count: 3))
+    }
+
     @Test("a one-shot stream body is never re-sent")
     func streamNotResent() async throws {
         struct Upload: NetworkRequest {

@@ -10,6 +10,11 @@ struct Notifications: NetworkRequest {
     var method: HTTPMethod { .get }
 }
 
+extension EventSourcePolicy {
+    /// The default policy with a 1 ms floor, for tests whose servers send short `retry` intervals on purpose.
+    static let quick = EventSourcePolicy(minimumDelay: .milliseconds(1))
+}
+
 /// The reconnecting event source against a real server on 127.0.0.1.
 @Suite("Event source over loopback TCP")
 struct EventSourceIntegrationTests {
@@ -37,7 +42,9 @@ struct EventSourceIntegrationTests {
         defer { server.stop() }
         let manager = NetworkManager(baseURL: server.baseURL)
         var events: [ServerSentEvent] = []
-        for try await event in manager.eventSource(Notifications(), accessToken: nil) { events.append(event) }
+        for try await event in manager.eventSource(Notifications(), accessToken: nil, policy: .quick) {
+            events.append(event)
+        }
         #expect(events.map(\.data) == ["a", "b"])
         #expect(events.map(\.id) == ["1", "2"])
         #expect(server.requests.map { $0.header("Last-Event-ID") } == [nil, "1", "2"])
@@ -102,7 +109,7 @@ struct EventSourceIntegrationTests {
         let store = ManagerTokenStore(manager: manager)
         manager.tokenRefresher = store
         var data: [String] = []
-        for try await event in manager.eventSource(Notifications(), tokenProvider: { store.current }) {
+        for try await event in manager.eventSource(Notifications(), tokenProvider: { store.current }, policy: .quick) {
             data.append(event.data)
         }
         #expect(data == ["first", "second"])
@@ -117,7 +124,8 @@ struct EventSourceIntegrationTests {
         let server = try LoopbackServer { _ in .streamed(headers: Self.eventStream) { $0.abort() } }
         defer { server.stop() }
         let policy = EventSourcePolicy(
-            initialDelay: .milliseconds(5), maximumDelay: .milliseconds(20), maximumAttempts: 3)
+            minimumDelay: .milliseconds(5), initialDelay: .milliseconds(5), maximumDelay: .milliseconds(20),
+            maximumAttempts: 3)
         let error = await #expect(throws: EventSourceError.self) {
             for try await _ in NetworkManager(baseURL: server.baseURL).eventSource(
                 Notifications(), accessToken: nil, policy: policy)
@@ -146,11 +154,14 @@ struct EventSourceIntegrationTests {
         #expect(server.requestCount == 1)
     }
 
-    @Test("reconnection waits: the server's retry, doubled per failure up to the cap, jittered between half and all")
+    @Test(
+        "reconnection waits: the server's retry, floored, doubled per failure up to the cap, jittered between half and all"
+    )
     func policyBounds() {
         let policy = EventSourcePolicy(initialDelay: .seconds(3), maximumDelay: .seconds(20))
         #expect(policy.delay(afterFailures: 0, serverRetry: nil, randomUnit: 1) == .seconds(3))
-        #expect(policy.delay(afterFailures: 0, serverRetry: .milliseconds(500), randomUnit: 0) == .milliseconds(250))
+        #expect(policy.delay(afterFailures: 0, serverRetry: .milliseconds(500), randomUnit: 0) == .seconds(1))
+        #expect(policy.delay(afterFailures: 0, serverRetry: .seconds(4), randomUnit: 0) == .seconds(2))
         #expect(policy.delay(afterFailures: 2, serverRetry: .seconds(1), randomUnit: 1) == .seconds(4))
         #expect(policy.delay(afterFailures: 10, serverRetry: .seconds(1), randomUnit: 1) == .seconds(20))
         for failures in 0..<8 {
@@ -159,5 +170,49 @@ struct EventSourceIntegrationTests {
         }
         #expect(EventSourcePolicy(maximumAttempts: 2).allowsAttempt(afterFailures: 1))
         #expect(!EventSourcePolicy(maximumAttempts: 2).allowsAttempt(afterFailures: 2))
+    }
+
+    @Test("a server that said retry: 0 and then fails every connection gets 7 connections in 60 s of clock time")
+    func retryZeroBounded() async throws {
+        let connection = Mutex(0)
+        let server = try LoopbackServer { _ in
+            let first = connection.withLock {
+                $0 += 1
+                return $0 == 1
+            }
+            return .streamed(headers: Self.eventStream) { writer in
+                if first { _ = writer.write("retry: 0\ndata: hello\n\n") }
+                writer.abort()
+            }
+        }
+        defer { server.stop() }
+        let clock = VirtualClock(budget: .seconds(60))
+        let executor = RequestExecutor(transport: URLSessionTransport(), clock: clock, randomUnit: { 0 })
+        // A limit far above the bound, so that the test ends even without a floor (before it: 1,001 connections).
+        let source = executor.eventSource(
+            Notifications(), baseURL: { server.baseURL }, tokenProvider: { nil },
+            policy: EventSourcePolicy(maximumAttempts: 1000))
+        var iterator = source.makeAsyncIterator()
+        #expect(try await iterator.next()?.data == "hello")
+        await #expect(throws: VirtualClock.BudgetSpent.self) { _ = try await iterator.next() }
+        // The floor (1 s) after retry: 0, then doubling from it with the lowest jitter; 32 s more would pass 60 s.
+        #expect(clock.waits == [1, 1, 2, 4, 8, 16].map { Duration.seconds($0) })
+        #expect(server.requestCount == 7)
+        #expect(iterator.connections == 7)
+    }
+
+    @Test("a server that answers 401 to every connection gets one refresh, then the source ends unauthorized")
+    func unauthorizedForever() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/auth/refresh" ? .json(#"{"accessToken":"fresh"}"#) : .json("{}", status: 401)
+        }
+        defer { server.stop() }
+        let manager = NetworkManager(baseURL: server.baseURL)
+        let store = ManagerTokenStore(manager: manager)
+        manager.tokenRefresher = store
+        await #expect(throws: NetworkError.unauthorized) {
+            for try await _ in manager.eventSource(Notifications(), tokenProvider: { store.current }) {}
+        }
+        #expect(server.requests.map(\.path) == ["/events", "/auth/refresh", "/events"])
     }
 }

@@ -69,7 +69,7 @@ struct EventSourceRenewalTests {
         let renewer = Renewer()
         manager.tokenRefresher = renewer
         var data: [String] = []
-        for try await event in manager.eventSource(Notifications(), accessToken: { renewer.current }) {
+        for try await event in manager.eventSource(Notifications(), accessToken: { renewer.current }, policy: .quick) {
             data.append(event.data)
         }
         #expect(data == ["1", "2"])
@@ -85,7 +85,7 @@ struct EventSourceRenewalTests {
         let renewer = Renewer()
         manager.tokenRefresher = renewer
         var data: [String] = []
-        for try await event in manager.eventSource(Notifications(), accessToken: { renewer.current }) {
+        for try await event in manager.eventSource(Notifications(), accessToken: { renewer.current }, policy: .quick) {
             data.append(event.data)
         }
         #expect(data == ["1", "2"])
@@ -101,7 +101,8 @@ struct EventSourceRenewalTests {
         let renewer = Renewer()
         manager.tokenRefresher = renewer
         var data: [String] = []
-        for try await event in manager.eventSource(Notifications(), tokenProvider: { renewer.current }) {
+        for try await event in manager.eventSource(Notifications(), tokenProvider: { renewer.current }, policy: .quick)
+        {
             data.append(event.data)
         }
         #expect(data == ["1", "2"])
@@ -118,7 +119,9 @@ struct EventSourceRenewalTests {
         manager.tokenRefresher = renewer
         var data: [String] = []
         let error = await #expect(throws: RenewedTokenUnavailable.self) {
-            for try await event in manager.eventSource(Notifications(), accessToken: { renewer.current }) {
+            for try await event in manager.eventSource(
+                Notifications(), accessToken: { renewer.current }, policy: .quick)
+            {
                 data.append(event.data)
             }
         }

@@ -48,7 +48,7 @@ struct EventSourceTokenTests {
             accessToken: {
                 session.reads += 1
                 return session.token
-            })
+            }, policy: .quick)
         // Before the fix the source kept the closure and called it from its own task on each connection, while
         // this code, its owner, may touch the same object.
         #expect(session.reads == 1)
@@ -73,7 +73,7 @@ struct EventSourceTokenTests {
                 MainActor.assertIsolated()
                 session.reads += 1
                 return "t\(session.reads)"
-            })
+            }, policy: .quick)
         #expect(session.reads == 0)
         for try await _ in source {}
         #expect(session.reads == 3)
@@ -94,7 +94,7 @@ struct EventSourceTokenTests {
                     return $0
                 }
                 return "p\(count)"
-            })
+            }, policy: .quick)
         for try await _ in source {}
         #expect(seen.all == ["Bearer p1", "Bearer p2", "Bearer p3"])
     }

@@ -55,6 +55,18 @@ let logs = NetworkManager(
 let errors = try await tailErrors(logs)
 check(errors == ["disk full", "no space"], "the NDJSON snippet streams records split across chunks")
 
+let completions = NetworkManager(
+    baseURL: URL(string: "https://api.test")!,
+    transport: StubTransport(replies: [
+        StubTransport.Reply(
+            status: 200, headers: ["Content-Type": "text/event-stream"],
+            chunks: [
+                Data("data: {\"content\":\"Hel\"}\n\ndata: {\"con".utf8),
+                Data("tent\":\"lo\"}\n\ndata: [DONE]\n\ndata: {\"content\":\"!\"}\n\n".utf8),
+            ])
+    ]))
+check(try await complete(completions) == "Hello", "the typed-events snippet decodes deltas and stops at [DONE]")
+
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }

@@ -18,7 +18,7 @@ package struct RedirectStage: Sendable {
         var machine = RedirectStateMachine(policy: policy)
         var current = request
         while true {
-            var exchange = try await next(current)
+            let exchange = try await next(current)
             let head = exchange.response.head
             switch machine.received(head, for: current) {
             case .deliver:
@@ -27,36 +27,37 @@ package struct RedirectStage: Sendable {
                 await Self.drop(exchange)
                 throw error
             case .propose(let hop):
-                var following = hop.request
-                if let decide = policy.decide {
-                    switch try await decide(hop) {
-                    case .follow(let request):
-                        following = request
-                    case .deliver:
-                        return try await delivered(exchange, hops: machine.hops)
-                    case .refuse(let why):
-                        await Self.drop(exchange)
-                        throw RedirectError(
-                            .refused(why), statusCode: head.statusCode, from: HTTPOrigin(current.head),
-                            to: HTTPOrigin(following.head))
-                    }
-                }
-                if let error = machine.follow(following, after: hop) {
-                    await Self.drop(exchange)
-                    throw error
-                }
-                if policy.refusesPrivateAddresses, await HostResolution.isPrivate(following.head.host) {
+                let decision = try await policy.decide?(hop) ?? .follow(hop.request)
+                let following: TransportRequest
+                switch decision {
+                case .deliver:
+                    return try await delivered(exchange, hops: machine.hops)
+                case .refuse(let why):
                     await Self.drop(exchange)
                     throw RedirectError(
-                        .privateAddress(following.head.host), statusCode: head.statusCode,
-                        from: HTTPOrigin(current.head), to: HTTPOrigin(following.head))
+                        .refused(why), statusCode: head.statusCode, from: HTTPOrigin(current.head),
+                        to: HTTPOrigin(hop.to))
+                case .follow(let request):
+                    following = request
                 }
+                let refusal = await refusal(of: following, after: hop, machine: &machine)
                 await Self.drop(exchange)
-                exchange = Exchange(request: current, response: exchange.response)
+                if let refusal { throw refusal }
                 state.nextAttempt(because: .redirected(status: head.statusCode))
                 current = following
             }
         }
+    }
+
+    /// Why `following` may not be sent, if it may not: the rules every hop obeys, then private addresses.
+    nonisolated(nonsending) private func refusal(
+        of following: TransportRequest, after hop: RedirectHop, machine: inout RedirectStateMachine
+    ) async -> (any Error)? {
+        if let error = machine.follow(following, after: hop) { return error }
+        guard policy.refusesPrivateAddresses, await HostResolution.isPrivate(following.head.host) else { return nil }
+        return RedirectError(
+            .privateAddress(following.head.host), statusCode: hop.response.statusCode,
+            from: HTTPOrigin(hop.from), to: HTTPOrigin(following.head))
     }
 
     /// `exchange` as the answer: named by the URL that answered when hops were followed, and, when it is a `3xx`
