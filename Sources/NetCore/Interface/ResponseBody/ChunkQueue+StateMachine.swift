@@ -304,7 +304,8 @@ extension ChunkQueue {
             let step = limits.giveBackStep
             let upTo = fileStart / step * step
             guard canPunch, upTo - givenBack >= step else { return false }
-            punchWanted = givenBack..<upTo
+            // A punch not yet carried out is widened, never replaced: its range would stay on disk.
+            punchWanted = (punchWanted?.lowerBound ?? givenBack)..<upTo
             givenBack = upTo
             return wakeWriter()
         }
