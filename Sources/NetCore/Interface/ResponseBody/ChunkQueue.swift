@@ -31,14 +31,16 @@ package final class ChunkQueue: Sendable {
         /// Where the file is made (it is unlinked at once, so it never shows there).
         package var directory: URL
         /// The most bytes held in memory on their way to the file: past it the disk has fallen behind, and the body
-        /// fails with ``ResponseBodyError/spillFailed(reason:)`` (8 MiB by default).
+        /// fails with ``ResponseBodyError/spillFailed(reason:)``. 32 MiB by default: twice a 16 MiB burst that a
+        /// loopback server delivered while the writer's thread waited for a core (the full test suite on 2 cores
+        /// overran 8 MiB).
         package var writeAhead: Int
         /// Called by the writer before each write to the file, with the write's offset and size (tests hold the
         /// writer back with it, or follow the file's extent).
         package var beforeWrite: (@Sendable (_ offset: Int64, _ count: Int) -> Void)?
 
         package init(
-            limit: Int, directory: URL, writeAhead: Int = 8 << 20,
+            limit: Int, directory: URL, writeAhead: Int = 32 << 20,
             beforeWrite: (@Sendable (_ offset: Int64, _ count: Int) -> Void)? = nil
         ) {
             self.limit = limit
