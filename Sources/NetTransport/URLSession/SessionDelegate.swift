@@ -46,6 +46,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         var resentBodies: [SharedUploadReader] = []
         /// Why NetKit stopped the transfer itself; the error the task's cancellation is reported as.
         var stopped: TransportError?
+        /// What FoundationNetworking holds for the body's small chunks: a flood of them is stopped at its budget.
+        var tinyChunks: TinyChunkBudget
 
         init(
             head: CheckedContinuation<TransportResponse, any Error>?,
@@ -54,7 +56,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             uploadLength: Int64?,
             origin: URL?,
             completed: (@Sendable () -> Void)?,
-            resend: BodyResend = .nothingToSend
+            resend: BodyResend = .nothingToSend,
+            tinyChunks: TinyChunkBudget.Limits = .standard
         ) {
             self.head = head
             self.delivery = delivery
@@ -63,6 +66,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             self.origin = origin
             self.completed = completed
             self.resend = resend
+            self.tinyChunks = TinyChunkBudget(limits: tinyChunks)
             self.observers = progress == nil ? nil : DispatchQueue(label: "NetKit.URLSessionTransport.progress")
         }
 
@@ -306,6 +310,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         case gathered
         /// The whole body grew past its limit: hand the response out now and stop the transfer.
         case cut(CheckedContinuation<TransportResponse, any Error>?, TransportResponse)
+        /// NetKit stopped the transfer: fail the waiter or the streamed body with `error` now, and cancel the task.
+        case stop(
+            TransportError, waiter: CheckedContinuation<TransportResponse, any Error>?, writer: ResponseBody.Writer?)
         case ignore
     }
 
@@ -319,6 +326,22 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                     transfer.challengedHead = challenged
                     state.transfers[id] = transfer
                     return (.ignore, nil, nil)
+                }
+                // Stopped already: what arrives until the cancellation lands is dropped.
+                guard transfer.stopped == nil else { return (.ignore, nil, nil) }
+                if Self.countsTinyChunks, transfer.tinyChunks.record(chunkOf: data.count, at: .now) == .exceeded {
+                    // The caller hears it now: the cancellation cannot land before the flood pauses (see
+                    // TinyChunkBudget), and NetKit keeps nothing more of the body meanwhile.
+                    let error = TransportError(
+                        .badResponse, host: transfer.origin?.host(), detail: transfer.tinyChunks.explanation)
+                    transfer.stopped = error
+                    var writer: ResponseBody.Writer?
+                    if case .streamed(let streamed, _) = transfer.delivery { writer = streamed }
+                    let waiter = transfer.head
+                    transfer.head = nil
+                    state.gathered[id] = nil
+                    state.transfers[id] = transfer
+                    return (.stop(error, waiter: waiter, writer: writer), nil, transfer.observers)
                 }
                 transfer.received += Int64(data.count)
                 let progress = transfer.progress.map { ($0, transfer.received, transfer.expected) }
@@ -357,9 +380,27 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             Self.run({ waiter?.resume(returning: response) }, after: observers)
             // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
             DispatchQueue.global().async { dataTask.cancel() }
+        case .stop(let error, let waiter, let writer):
+            Self.run(
+                {
+                    waiter?.resume(throwing: error)
+                    writer?.finish(throwing: error)
+                }, after: observers)
+            // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
+            DispatchQueue.global().async { dataTask.cancel() }
         case .gathered, .ignore:
             break
         }
+    }
+
+    /// Whether chunks cost memory that NetKit must bound (``TinyChunkBudget``): FoundationNetworking's do; Apple's
+    /// URLSession keeps no per-chunk timer.
+    private static var countsTinyChunks: Bool {
+        #if canImport(FoundationNetworking)
+        true
+        #else
+        false
+        #endif
     }
 
     func urlSession(
