@@ -1,7 +1,7 @@
 import Foundation
 import NetCore
 
-/// What a request type implements of ``NetCore/Endpoint``'s requirements and what it leaves to the protocol's
+/// What a request type implements of `Endpoint`'s requirements and what it leaves to the protocol's
 /// defaults, with the near misses Swift accepts without a word.
 ///
 /// A property whose name is a requirement's but whose type is not (`var retryPolicy: RetryPolicy?`,
@@ -21,7 +21,7 @@ import NetCore
 /// near miss (`var retryPolicy: RetryPolicy? { … }`), which Swift's reflection does not list; such a requirement
 /// shows only in ``defaultsInUse``, which is why ``expectOwn(_:)`` takes the names you mean to implement.
 public struct EndpointRequirements: Sendable, CustomStringConvertible {
-    /// One requirement of ``NetCore/Endpoint`` (or EKNetwork's `NetworkRequest`, for `multipartData`): its exact
+    /// One requirement of `Endpoint` (or EKNetwork's `NetworkRequest`, for `multipartData`): its exact
     /// type and what the protocol's default gives.
     public struct Requirement: Sendable, Hashable {
         /// The property's name.
@@ -47,7 +47,7 @@ public struct EndpointRequirements: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The requirements with a default, in the order ``NetCore/Endpoint`` declares them; `path`, `method` and the
+    /// The requirements with a default, in the order `Endpoint` declares them; `path`, `method` and the
     /// `Response` type have none and must be implemented.
     public static let requirements: [Requirement] = [
         Requirement(name: "headers", type: "[String: String]?", defaultValue: "nil"),
