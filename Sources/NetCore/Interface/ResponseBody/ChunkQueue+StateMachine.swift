@@ -86,7 +86,7 @@ extension ChunkQueue {
         }
 
         /// An error, compared by its text (the machine's tables compare outcomes).
-        struct ErrorBox: Equatable, @unchecked Sendable {
+        struct ErrorBox: Equatable, Sendable {
             let error: any Error
 
             static func == (lhs: ErrorBox, rhs: ErrorBox) -> Bool { "\(lhs.error)" == "\(rhs.error)" }
