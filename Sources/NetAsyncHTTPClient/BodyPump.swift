@@ -39,6 +39,8 @@ final class BodyPump: Sendable {
         /// Whether the last piece takes more small buffers.
         var lastIsOpen = false
         var bytes = 0
+        /// The most unread bytes held at once.
+        var mostHeld = 0
         /// How the body ended, once it has.
         var end: Result<Void, any Error>?
         var consumer: CheckedContinuation<Void, Never>?
@@ -54,10 +56,12 @@ final class BodyPump: Sendable {
     private let authority: String
     /// Keeps the transport's own client alive while the body is read.
     private let keepAlive: OwnedClient?
+    /// Called each time the reading task stops because ``bufferLimit`` bytes wait unread (for tests).
+    private let waitsForRoom: (@Sendable () -> Void)?
 
     init(
         body: HTTPClientResponse.Body, progress: NetworkProgress?, expectedLength: Int64?, idleTimeout: Duration?,
-        authority: String, keepAlive: OwnedClient?
+        authority: String, keepAlive: OwnedClient?, waitsForRoom: (@Sendable () -> Void)? = nil
     ) {
         self.state = Mutex(State(body: body))
         self.progress = progress
@@ -65,7 +69,12 @@ final class BodyPump: Sendable {
         self.idleTimeout = idleTimeout
         self.authority = authority
         self.keepAlive = keepAlive
+        self.waitsForRoom = waitsForRoom
     }
+
+    /// The most unread bytes the pump has held at once: below ``bufferLimit`` plus the buffer that reached it (one
+    /// socket read at most; SwiftNIO reads up to 64 KiB at a time by default).
+    var mostHeld: Int { state.withLock { $0.mostHeld } }
 
     /// The next piece of the body, or `nil` at its end.
     /// - Throws: the body's error, translated (``TransportErrorTranslation``); `CancellationError` when the calling
@@ -205,6 +214,7 @@ final class BodyPump: Sendable {
                 state.lastIsOpen = true
             }
             state.bytes += count
+            state.mostHeld = max(state.mostHeld, state.bytes)
             let consumer = state.consumer
             state.consumer = nil
             return (true, consumer, state.bytes >= Self.bufferLimit)
@@ -218,7 +228,7 @@ final class BodyPump: Sendable {
                 state.producer = producer
                 return true
             }
-            if !waits { producer.resume() }
+            if waits { waitsForRoom?() } else { producer.resume() }
         }
         return state.withLock { !$0.isClosed }
     }

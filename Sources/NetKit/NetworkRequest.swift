@@ -76,7 +76,10 @@ public protocol NetworkRequest: Endpoint {
 
 extension NetworkRequest {
     /// No multipart form.
-    public var multipartData: MultipartFormData? { nil }
+    public var multipartData: MultipartFormData? {
+        EndpointDefaults.noteDefault("multipartData")
+        return nil
+    }
     /// An empty body throws ``NetworkError/emptyResponse``.
     public var emptyResponseHandler: ((HTTPURLResponse) throws -> Response)? { nil }
 

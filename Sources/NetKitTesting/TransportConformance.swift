@@ -37,7 +37,7 @@ public enum TransportConformance {
     /// Every check, in a stable order.
     public static var checks: [TransportConformanceCheck] {
         [
-            methods, requestHeaders, responseHeaders, statusCodes,
+            connects, methods, requestHeaders, responseHeaders, statusCodes,
             repeatedRequestFields, repeatedResponseFields, noControlCharactersOnTheWire,
             requestBodies, largeBodies, progress, progressWhileUploading,
             headBeforeBody, headTime, incrementalStreaming, droppedBody, shortBody,
@@ -46,13 +46,20 @@ public enum TransportConformance {
         ]
     }
 
-    /// Runs every check against `transport`, one after another, and reports every failure at once.
+    /// Runs every check against `transport`, one after another, and reports every failure at once. When the
+    /// transport cannot reach the test server at all, that is the one failure reported: "the transport did not
+    /// connect to the test server at http://127.0.0.1:…".
     /// - Throws: ``TransportConformanceFailures`` when any check failed.
     public static func verify(_ transport: any HTTPTransport, options: TransportConformanceOptions = .init())
         async throws
     {
+        do {
+            try await connects.run(against: transport, options: options)
+        } catch let failure as TransportConformanceFailure {
+            throw TransportConformanceFailures(failures: [failure])
+        }
         var failures: [TransportConformanceFailure] = []
-        for check in checks {
+        for check in checks where check != connects {
             try Task.checkCancellation()
             do {
                 try await check.run(against: transport, options: options)

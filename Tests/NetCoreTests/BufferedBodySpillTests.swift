@@ -85,6 +85,9 @@ struct BufferedBodySpillTests {
         let (body, writer) = ResponseBody.makeBuffered(
             bufferLimit: 10, spillLimit: 1000, spillDirectory: missing, onAbandon: { abandoned.withLock { $0 += 1 } })
         #expect(writer.yield(Data(count: 10)))
+        // Past the memory bound: handed to the spill's writer (off the producer's thread), which cannot make the file.
+        #expect(writer.yield(Data(count: 10)))
+        await writer.spillSettled()
         #expect(!writer.yield(Data(count: 10)))
         #expect(abandoned.withLock { $0 } == 1)
         let error = await #expect(throws: ResponseBodyError.self) { for try await _ in body {} }

@@ -34,6 +34,8 @@ struct DeadlineWaitTests {
         // A far deadline for the elements: each wait ends with its element, the timer sleeps on.
         while seen < 10_000, try await wait.next(&iterator, until: .now + .seconds(3600)) != nil { seen += 1 }
         #expect(seen == 10_000)
+        // One timer for all of them: a cancelled sleep per element would each stay queued for the whole hour.
+        #expect(wait.timersStarted == 1)
         await #expect(throws: DeadlineWait.Expired.self) {
             _ = try await wait.next(&iterator, until: .now + .milliseconds(50))
         }

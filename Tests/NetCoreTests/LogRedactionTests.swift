@@ -35,10 +35,14 @@ struct LogRedactionTests {
                 TransportError(.timedOut, host: "api.example.com", detail: "code -1001")
             }
         }
-        #expect(LogRedaction.describe(LeakyError()) == "LeakyError: Timed out: api.example.com (code -1001)")
+        #expect(
+            LogRedaction.describe(LeakyError())
+                == "LeakyError: Timed out: api.example.com (code -1001). The server at api.example.com did not answer "
+                + "in time: check that it is up, or give the request a longer timeout or idleTimeout")
         #expect(
             LogRedaction.describe(TransportError(.cannotConnect, host: "h.test"))
-                == "TransportError.cannotConnect: Could not connect: h.test")
+                == "TransportError.cannotConnect: Could not connect: h.test. Is a server running and listening on "
+                + "h.test? Nothing accepted the connection there")
         #expect(LogRedaction.describe(CancellationError()) == "cancelled")
         #expect(
             LogRedaction.describe(NetworkError.invalidURL) == "NetworkError: \(NetworkError.invalidURL.description)")

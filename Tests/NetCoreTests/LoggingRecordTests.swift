@@ -100,7 +100,10 @@ struct LoggingRecordTests {
         #expect(response.statusCode == 503 && response.attempt == 2 && response.duration != nil)
         let failure = try #require(records.last)
         #expect(failure.level == .error && failure.attempt == 2 && failure.duration == .milliseconds(1234))
-        #expect(failure.error == "TransportError.connectionLost: Connection lost: api.test")
+        #expect(
+            failure.error
+                == "TransportError.connectionLost: Connection lost: api.test. The server at api.test closed the "
+                + "connection; an idempotent request is retried by its retry policy")
         #expect(plugin.trackedRequests == 0)
     }
 

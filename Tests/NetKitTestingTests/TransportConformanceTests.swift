@@ -275,4 +275,28 @@ struct TransportConformanceTests {
             names == ["a body dropped mid-way", "a body shorter than its Content-Length", "idle timeout"],
             "\(failures?.description ?? "")")
     }
+
+    /// A transport that fails every request without opening a connection.
+    struct UnconnectedTransport: HTTPTransport {
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            throw TransportError(.cannotConnect, host: request.head.host, detail: "no route")
+        }
+    }
+
+    @Test("a transport that never connects gets one failure that says so, not the other checks' misleading ones")
+    func verifyUnconnected() async throws {
+        let failures = await #expect(throws: TransportConformanceFailures.self) {
+            try await TransportConformance.verify(UnconnectedTransport())
+        }
+        #expect(failures?.failures.map(\.check) == ["connects"], "\(failures?.description ?? "")")
+        #expect(
+            failures?.description.contains("the transport did not connect to the test server at http://127.0.0.1:")
+                == true, "\(failures?.description ?? "")")
+        let connects = try #require(TransportConformance.checks.first)
+        #expect(connects.name == "connects")
+        let single = await #expect(throws: TransportConformanceFailure.self) {
+            try await connects.run(against: UnconnectedTransport())
+        }
+        #expect(single?.message.contains("did not connect") == true)
+    }
 }

@@ -13,13 +13,18 @@ import Foundation
 ///
 /// ```swift
 /// catch let error as TransportError where error.kind == .timedOut { … }
-/// print(error)   // "Timed out: api.example.com (no answer within the request's timeout)"
+/// print(error)
+/// // "Timed out: api.example.com:443 (no answer within the request's timeout). The server at api.example.com:443
+/// //  did not answer in time: check that it is up, or give the request a longer timeout or idleTimeout."
 /// ```
 public struct TransportError: Error, Sendable {
     /// What went wrong.
     public var kind: Kind
     /// The host the request went to, when the transport knows it.
     public var host: String?
+    /// The port the request went to: its URL's, or its scheme's default (80, 443). NetKit's engine fills it in (and
+    /// ``host``, when the transport left it out) for every failure of an exchange, so the text says where.
+    public var port: Int?
     /// More about the failure in the transport's words, free of URLs and secrets.
     public var detail: String?
     /// The transport's own error, for debugging; its text may hold the full URL, so NetKit never prints it.
@@ -116,11 +121,13 @@ public struct TransportError: Error, Sendable {
 }
 
 extension TransportError: CustomStringConvertible {
-    /// `<what happened>: <host> (<detail>)`: one line, no path, query or header.
+    /// `<what happened>: <host:port> (<detail>). <hint>`: one line, no path, query or header; the hint (see
+    /// ``hint``) says what to check, for the kinds that have one.
     public var description: String {
         var text = kind.phrase
-        if let host, !host.isEmpty { text += ": \(host)" }
+        if let location { text += ": \(location)" }
         if let detail, !detail.isEmpty { text += " (\(detail))" }
+        if let hint { text += ". \(hint)" }
         return text
     }
 }
@@ -137,7 +144,7 @@ extension TransportError: CustomReflectable {
         Mirror(
             self,
             children: [
-                "kind": kind, "host": host as Any, "detail": detail as Any,
+                "kind": kind, "host": host as Any, "port": port as Any, "detail": detail as Any,
                 "underlying": underlying.map(LogRedaction.describe) as Any,
             ])
     }

@@ -11,6 +11,10 @@ public struct RedactionRules: Sendable, Equatable {
         case all
         /// The values of these names (case-insensitive) and of secret-looking names; the others are shown.
         case named(Set<String>)
+        /// Every value but those of these names (case-insensitive), for a debug log that should show the page or
+        /// the filter a request chose (`.shown(["page", "sort"])` logs `?page=2&sort=name&q=…`). A secret-looking
+        /// name or a declared credential stays hidden even when named here.
+        case shown(Set<String>)
     }
 
     /// More header names whose values are hidden (case-insensitive).
@@ -62,6 +66,8 @@ public struct RedactionRules: Sendable, Equatable {
         case .all: true
         case .named(let names):
             LogRedaction.isSecretName(name) || names.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+        case .shown(let names):
+            LogRedaction.isSecretName(name) || !names.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
         }
     }
 }

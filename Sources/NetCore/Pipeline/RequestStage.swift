@@ -118,13 +118,18 @@ package struct Road: Sendable {
             var request = request
             body.prepare(&request)
             try Task.checkCancellation()
-            let response = try await transport.send(request)
-            // Whatever the transport read of such a body, another reader would have framed it differently.
-            try response.head.checkFraming(host: request.head.host)
-            state.recordHead(at: response.headReceivedAt)
-            var exchange = Exchange(request: request, response: response)
-            try await body.read(&exchange)
-            return exchange
+            do {
+                let response = try await transport.send(request)
+                // Whatever the transport read of such a body, another reader would have framed it differently.
+                try response.head.checkFraming(host: request.head.host)
+                state.recordHead(at: response.headReceivedAt)
+                var exchange = Exchange(request: request, response: response)
+                try await body.read(&exchange)
+                return exchange
+            } catch let error as TransportError {
+                // Every transport's failure says where: host and port, from the request it was sending.
+                throw error.located(at: request.head)
+            }
         }
     }
 }

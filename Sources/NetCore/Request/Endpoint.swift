@@ -150,47 +150,110 @@ public protocol Endpoint {
 
 extension Endpoint {
     /// No extra headers.
-    public var headers: [String: String]? { nil }
+    public var headers: [String: String]? {
+        EndpointDefaults.noteDefault("headers")
+        return nil
+    }
     /// No header fields.
-    public var headerFields: HTTPHeaderFields { HTTPHeaderFields() }
+    public var headerFields: HTTPHeaderFields {
+        EndpointDefaults.noteDefault("headerFields")
+        return HTTPHeaderFields()
+    }
     /// The engine's base URL.
-    public var baseURL: URL? { nil }
+    public var baseURL: URL? {
+        EndpointDefaults.noteDefault("baseURL")
+        return nil
+    }
     /// No query parameters.
-    public var queryParameters: [String: String]? { nil }
+    public var queryParameters: [String: String]? {
+        EndpointDefaults.noteDefault("queryParameters")
+        return nil
+    }
     /// No query items.
-    public var queryItems: [URLQueryItem]? { nil }
+    public var queryItems: [URLQueryItem]? {
+        EndpointDefaults.noteDefault("queryItems")
+        return nil
+    }
     /// `application/json`.
-    public var contentType: String { "application/json" }
+    public var contentType: String {
+        EndpointDefaults.noteDefault("contentType")
+        return "application/json"
+    }
     /// No body.
-    public var body: RequestBody? { nil }
+    public var body: RequestBody? {
+        EndpointDefaults.noteDefault("body")
+        return nil
+    }
     /// No progress reporting.
-    public var progress: NetworkProgress? { nil }
+    public var progress: NetworkProgress? {
+        EndpointDefaults.noteDefault("progress")
+        return nil
+    }
     /// The engine's default retry policy while it sends the request; otherwise none.
-    public var retryPolicy: RetryPolicy { EndpointDefaults.retryPolicy }
+    public var retryPolicy: RetryPolicy {
+        EndpointDefaults.noteDefault("retryPolicy")
+        return EndpointDefaults.retryPolicy
+    }
     /// Non-2xx responses throw ``HTTPError``.
-    public var errorDecoder: ((Data) -> (any Error)?)? { nil }
+    public var errorDecoder: ((Data) -> (any Error)?)? {
+        EndpointDefaults.noteDefault("errorDecoder")
+        return nil
+    }
     /// The engine's error model, if any.
-    public var errorModel: (any (Decodable & Error).Type)? { nil }
+    public var errorModel: (any (Decodable & Error).Type)? {
+        EndpointDefaults.noteDefault("errorModel")
+        return nil
+    }
     /// Successful bodies are tried as the error model only when the engine asks for it.
-    public var decodesErrorModelOnSuccess: Bool { false }
+    public var decodesErrorModelOnSuccess: Bool {
+        EndpointDefaults.noteDefault("decodesErrorModelOnSuccess")
+        return false
+    }
     /// The whole body.
-    public var responseKeyPath: [String]? { nil }
+    public var responseKeyPath: [String]? {
+        EndpointDefaults.noteDefault("responseKeyPath")
+        return nil
+    }
     /// Retries and token refresh are allowed.
-    public var allowsRetry: Bool { true }
+    public var allowsRetry: Bool {
+        EndpointDefaults.noteDefault("allowsRetry")
+        return true
+    }
     /// The engine's default decoder while it sends the request; otherwise a plain `JSONDecoder`.
-    public var jsonDecoder: JSONDecoder { EndpointDefaults.decoder }
+    public var jsonDecoder: JSONDecoder {
+        EndpointDefaults.noteDefault("jsonDecoder")
+        return EndpointDefaults.decoder
+    }
     /// The engine's default encoder while it sends the request; otherwise a plain `JSONEncoder`.
-    public var jsonEncoder: JSONEncoder { EndpointDefaults.encoder }
+    public var jsonEncoder: JSONEncoder {
+        EndpointDefaults.noteDefault("jsonEncoder")
+        return EndpointDefaults.encoder
+    }
     /// The global decoder may be used.
-    public var allowsResponseDecoderOverride: Bool { true }
+    public var allowsResponseDecoderOverride: Bool {
+        EndpointDefaults.noteDefault("allowsResponseDecoderOverride")
+        return true
+    }
     /// No timeout of its own.
-    public var timeout: Duration? { nil }
+    public var timeout: Duration? {
+        EndpointDefaults.noteDefault("timeout")
+        return nil
+    }
     /// No idle timeout of its own.
-    public var idleTimeout: Duration? { nil }
+    public var idleTimeout: Duration? {
+        EndpointDefaults.noteDefault("idleTimeout")
+        return nil
+    }
     /// No plugins of its own.
-    public var plugins: [any Plugin] { [] }
+    public var plugins: [any Plugin] {
+        EndpointDefaults.noteDefault("plugins")
+        return []
+    }
     /// The method's idempotency.
-    public var isIdempotent: Bool { method.isIdempotent }
+    public var isIdempotent: Bool {
+        EndpointDefaults.noteDefault("isIdempotent")
+        return method.isIdempotent
+    }
 
     /// ``body``.
     public func makeBody() throws -> RequestBody? { body }

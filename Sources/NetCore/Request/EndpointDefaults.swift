@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 
 /// What an engine lends, while it sends a request, to the request's properties that keep ``Endpoint``'s defaults:
 /// the configuration's JSON encoder, JSON decoder and retry policy.
@@ -34,4 +35,29 @@ package struct EndpointDefaults: Sendable {
     package static var decoder: JSONDecoder { current?.decoder ?? JSONDecoder() }
     /// The retry policy a request that keeps the default `retryPolicy` gets now.
     package static var retryPolicy: RetryPolicy { current?.retryPolicy ?? RetryPolicy() }
+
+    /// While bound, the requirements whose protocol default answered are noted in it: how NetKitTesting's
+    /// `EndpointRequirements` tells a request's own properties from a near miss (a property of another type, which
+    /// Swift accepts silently and never calls). Unbound while requests are sent, so it costs them one task-local read.
+    @TaskLocal package static var probe: DefaultsProbe?
+
+    /// Notes, in the bound ``probe``, that the default of the requirement `name` answered.
+    package static func noteDefault(_ name: String) {
+        probe?.note(name)
+    }
+}
+
+/// The requirements whose default answered while it was bound to ``EndpointDefaults/probe``.
+package final class DefaultsProbe: Sendable {
+    private let names = Mutex<[String]>([])
+
+    package init() {}
+
+    /// Notes `name` once.
+    package func note(_ name: String) {
+        names.withLock { if !$0.contains(name) { $0.append(name) } }
+    }
+
+    /// The requirements noted, in the order they were first read.
+    package var noted: [String] { names.withLock { $0 } }
 }

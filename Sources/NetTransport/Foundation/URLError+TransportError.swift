@@ -20,9 +20,10 @@ extension URLError: TransportErrorConvertible {
     /// code means the same kind (a transport may have judged the failure better: libcurl's -1 for a body cut short
     /// is ``NetCore/TransportError/Kind/connectionLost``), else the one its kind means, with `error` beneath.
     ///
-    /// Its `localizedDescription` (and the failure reason Linux's Foundation prints) is one sentence naming the kind
-    /// and the host: `The connection to api.example.com was lost (connectionLost: URLError -1005 …)`. No failing
-    /// URL is kept, so printing the error shows no path or query value.
+    /// Its `localizedDescription` (and the failure reason Linux's Foundation prints) is one line naming what failed,
+    /// where and what to check: `Could not connect to 127.0.0.1:8765 (cannotConnect: URLError -1004 …). Is a server
+    /// running and listening on 127.0.0.1:8765? Nothing accepted the connection there.` No failing URL is kept, so
+    /// printing the error shows no path or query value.
     public init(_ error: TransportError) {
         let original = (error.underlying as? URLError)?.code
         let code = original.flatMap { Self.kind(of: $0) == error.kind ? $0 : nil } ?? Self.code(of: error.kind)
@@ -37,10 +38,11 @@ extension URLError: TransportErrorConvertible {
         )
     }
 
-    /// One sentence naming what failed, with which host, and the kind (and detail) in parentheses.
+    /// One sentence naming what failed, where (host and port), and the kind (and detail) in parentheses; then what
+    /// to check (``NetCore/TransportError/hint``).
     static func sentence(for error: TransportError) -> String {
         let host = error.host.flatMap { $0.isEmpty ? nil : HeaderValidation.printable($0) }
-        let server = host ?? "the server"
+        let server = error.location.map(HeaderValidation.printable) ?? "the server"
         let what =
             switch error.kind {
             case .cannotConnect: "Could not connect to \(server)"
@@ -56,8 +58,12 @@ extension URLError: TransportErrorConvertible {
             case .cancelled: "The transfer from \(server) was cancelled"
             default: "The request to \(server) failed"
             }
-        guard let detail = error.detail, !detail.isEmpty else { return "\(what) (\(error.kind))" }
-        return "\(what) (\(error.kind): \(HeaderValidation.printable(detail)))"
+        var sentence = "\(what) (\(error.kind))"
+        if let detail = error.detail, !detail.isEmpty {
+            sentence = "\(what) (\(error.kind): \(HeaderValidation.printable(detail)))"
+        }
+        guard let hint = error.hint else { return sentence }
+        return "\(sentence). \(HeaderValidation.printable(hint))."
     }
 
     /// The kind a URLSession error code means.

@@ -49,6 +49,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         /// Set when the head names content codings, which libcurl decodes: the most decoded bytes the body may bring
         /// (``NetCore/ContentCoding/decodedLimit(declaredLength:)``; `Int64.max` when no length is declared).
         var decodedLimit: Int64?
+        /// What FoundationNetworking holds for the body's small chunks: a flood of them is stopped at its budget.
+        var tinyChunks: TinyChunkBudget
 
         init(
             head: CheckedContinuation<TransportResponse, any Error>?,
@@ -57,7 +59,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             uploadLength: Int64?,
             origin: URL?,
             completed: (@Sendable () -> Void)?,
-            resend: BodyResend = .nothingToSend
+            resend: BodyResend = .nothingToSend,
+            tinyChunks: TinyChunkBudget.Limits = .standard
         ) {
             self.head = head
             self.delivery = delivery
@@ -66,6 +69,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             self.origin = origin
             self.completed = completed
             self.resend = resend
+            self.tinyChunks = TinyChunkBudget(limits: tinyChunks)
             self.observers = progress == nil ? nil : DispatchQueue(label: "NetKit.URLSessionTransport.progress")
         }
 
@@ -308,10 +312,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private enum ChunkStep {
         case stream(ResponseBody.Writer)
         case gathered
-        /// The decoded body outgrew its limit: stop the transfer with this error.
-        case refuse(TransportError)
         /// The whole body grew past its limit: hand the response out now and stop the transfer.
         case cut(CheckedContinuation<TransportResponse, any Error>?, TransportResponse)
+        /// NetKit stopped the transfer: fail the waiter or the streamed body with `error` now, and cancel the task.
+        case stop(
+            TransportError, waiter: CheckedContinuation<TransportResponse, any Error>?, writer: ResponseBody.Writer?)
         case ignore
     }
 
@@ -326,14 +331,32 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                     state.transfers[id] = transfer
                     return (.ignore, nil, nil)
                 }
-                // Refused: nothing more reaches the caller.
-                if transfer.stopped != nil { return (.ignore, nil, nil) }
+                // Stopped already: what arrives until the cancellation lands is dropped.
+                guard transfer.stopped == nil else { return (.ignore, nil, nil) }
+                // NetKit stops the transfer: the caller hears `error` now (the cancellation may land late), and
+                // NetKit keeps nothing more of the body meanwhile.
+                func stop(with error: TransportError) -> (ChunkStep, (NetworkProgress, Int64, Int64?)?, DispatchQueue?) {
+                    transfer.stopped = error
+                    var writer: ResponseBody.Writer?
+                    if case .streamed(let streamed, _) = transfer.delivery { writer = streamed }
+                    let waiter = transfer.head
+                    transfer.head = nil
+                    state.gathered[id] = nil
+                    state.transfers[id] = transfer
+                    return (.stop(error, waiter: waiter, writer: writer), nil, transfer.observers)
+                }
+                if Self.countsTinyChunks, transfer.tinyChunks.record(chunkOf: data.count, at: .now) == .exceeded {
+                    // The cancellation cannot land before the flood pauses (see TinyChunkBudget).
+                    return stop(
+                        with: TransportError(
+                            .badResponse, host: transfer.origin?.host(), detail: transfer.tinyChunks.explanation))
+                }
                 transfer.received += Int64(data.count)
                 if let limit = transfer.decodedLimit, transfer.received > limit {
                     let encoded = limit / Int64(ContentCoding.decompressionRatio)
                     let error = ContentCoding.bomb(
                         host: transfer.origin?.host(), encoded: encoded, decoded: transfer.received)
-                    return (.refuse(error), nil, nil)
+                    return stop(with: error)
                 }
                 let progress = transfer.progress.map { ($0, transfer.received, transfer.expected) }
                 let step: ChunkStep
@@ -371,8 +394,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             Self.run({ waiter?.resume(returning: response) }, after: observers)
             // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
             DispatchQueue.global().async { dataTask.cancel() }
-        case .refuse(let error):
-            refuse(dataTask, with: error)
+        case .stop(let error, let waiter, let writer):
+            Self.run(
+                {
+                    waiter?.resume(throwing: error)
+                    writer?.finish(throwing: error)
+                }, after: observers)
+            // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
+            DispatchQueue.global().async { dataTask.cancel() }
         case .gathered, .ignore:
             break
         }
@@ -413,6 +442,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         if let (waiter, transfer) = waiting { transfer.inOrder { waiter.resume(throwing: error) } }
         // Not synchronously: on Linux this callback runs on the work queue that cancel() waits for.
         DispatchQueue.global().async { task.cancel() }
+    }
+
+    /// Whether chunks cost memory that NetKit must bound (``TinyChunkBudget``): FoundationNetworking's do; Apple's
+    /// URLSession keeps no per-chunk timer.
+    private static var countsTinyChunks: Bool {
+        #if canImport(FoundationNetworking)
+        true
+        #else
+        false
+        #endif
     }
 
     func urlSession(

@@ -35,21 +35,45 @@ public actor URLSessionTransport: HTTPTransport {
     /// consumer that keeps up never comes near it.
     public nonisolated let bufferLimit: Int
 
-    /// The most unread body bytes held in a temporary file beyond ``bufferLimit`` (4 GiB by default); 0 keeps
-    /// none, so a body fails with `StreamingError.bufferLimitExceeded` past ``bufferLimit``, as it does past both
-    /// limits. The file has no name (it is unlinked as soon as it is made), so nothing is left behind.
+    /// The most unread body bytes held in a temporary file beyond ``bufferLimit``; 0 keeps none, so a body fails
+    /// with `StreamingError.bufferLimitExceeded` past ``bufferLimit``, as it does past both limits.
+    ///
+    /// By default 4 GiB (``defaultSpillLimit``) when ``spillDirectory`` is on disk, and when it lives in memory
+    /// (tmpfs or ramfs, as `/tmp` is in many containers) the smaller of 256 MiB and a quarter of its free space: a
+    /// spill there costs RAM, the very thing it exists to spare. The file has no name (it is unlinked as soon as it
+    /// is made), is closed on `exec`, is written on a queue of the body's own (never on URLSession's work queue,
+    /// which every session of a Linux process shares), and is emptied once everything in it has been read back.
     public nonisolated let spillLimit: Int
 
     /// Where the temporary files of ``spillLimit`` are made: the system's temporary directory (`TMPDIR`) unless
     /// the transport was given another. On a system whose temporary directory is in memory (tmpfs), pass a
-    /// directory on disk.
+    /// directory on disk for spills larger than the memory-backed default.
     public nonisolated let spillDirectory: URL
+
+    /// Called before each write to a spill file with its offset and size (tests hold the writer back with it).
+    private nonisolated let beforeSpillWrite: (@Sendable (_ offset: Int64, _ count: Int) -> Void)?
 
     /// 16 MiB: the default of ``bufferLimit``.
     public static let defaultBufferLimit = 16 << 20
 
-    /// 4 GiB: the default of ``spillLimit``.
+    /// 4 GiB: the default of ``spillLimit`` when ``spillDirectory`` is on disk.
     public static let defaultSpillLimit = 4 << 30
+
+    /// 256 MiB: the most ``spillLimit`` is by default when ``spillDirectory`` lives in memory.
+    package static let memoryBackedSpillCap = 256 << 20
+
+    /// The default ``spillLimit`` for temporary files made in `directory`, measured when the transport is made.
+    ///
+    /// On disk, ``defaultSpillLimit``. In memory (tmpfs or ramfs, statfs `f_type` `TMPFS_MAGIC` or `RAMFS_MAGIC`)
+    /// every spilled byte is a byte of RAM or swap, so the default is the smaller of ``memoryBackedSpillCap`` (16
+    /// times the default ``bufferLimit``: enough for a consumer that pauses briefly) and a quarter of the file
+    /// system's free space (three quarters stay for the other programs that share it; tmpfs is half the RAM by
+    /// default, so a quarter of it is at most an eighth of the machine's memory).
+    package static func defaultSpillLimit(in directory: URL) -> Int {
+        guard SpillFile.isMemoryBacked(directory) else { return defaultSpillLimit }
+        // Unknown free space (the directory cannot be asked): the cap, and the spill fails loudly if it cannot write.
+        return min(memoryBackedSpillCap, (SpillFile.availableBytes(in: directory) ?? .max) / 4)
+    }
 
     /// Creates a transport with its own session built from `configuration`.
     public init(
@@ -87,17 +111,30 @@ public actor URLSessionTransport: HTTPTransport {
         self.init(configuration: session.configuration, challengeHandler: session.delegate, bufferLimit: bufferLimit)
     }
 
+    /// A transport whose spill files' writer runs `beforeSpillWrite` before each write: for tests.
+    package init(
+        bufferLimit: Int, spillLimit: Int, spillDirectory: URL,
+        beforeSpillWrite: @escaping @Sendable (_ offset: Int64, _ count: Int) -> Void
+    ) {
+        self.init(
+            configuration: .default, challengeHandler: nil, bufferLimit: bufferLimit, spillLimit: spillLimit,
+            spillDirectory: spillDirectory, beforeSpillWrite: beforeSpillWrite)
+    }
+
     private init(
         configuration: URLSessionConfiguration,
         challengeHandler: (any URLSessionDelegate)?,
         bufferLimit: Int,
-        spillLimit: Int = URLSessionTransport.defaultSpillLimit,
-        spillDirectory: URL? = nil
+        spillLimit: Int? = nil,
+        spillDirectory: URL? = nil,
+        beforeSpillWrite: (@Sendable (_ offset: Int64, _ count: Int) -> Void)? = nil
     ) {
+        self.beforeSpillWrite = beforeSpillWrite
         self.untrustedDelegateType = Self.delegateRelyingOnServerTrust(challengeHandler)
         self.bufferLimit = max(1, bufferLimit)
-        self.spillLimit = max(0, spillLimit)
-        self.spillDirectory = spillDirectory ?? FileManager.default.temporaryDirectory
+        let spillDirectory = spillDirectory ?? FileManager.default.temporaryDirectory
+        self.spillLimit = max(0, spillLimit ?? Self.defaultSpillLimit(in: spillDirectory))
+        self.spillDirectory = spillDirectory
         #if canImport(FoundationNetworking)
         // FoundationNetworking would put its stored cookies in place of a request's own Cookie header (the cookie
         // jar's too): the transport adds them itself, only to requests without one (`addingStoredCookies`).
@@ -164,9 +201,9 @@ public actor URLSessionTransport: HTTPTransport {
             // Not from inside the delegate's callback, where the buffer overflows: on Linux a task cancelled there
             // completes with -999 but leaves its connection open, the server still sending (measured, Swift 6.3.1),
             // and the callback runs on the work queue that cancel() waits for.
-            let (body, writer) = ResponseBody.makeBuffered(
-                bufferLimit: bufferLimit, spillLimit: spillLimit, spillDirectory: spillDirectory
-            ) {
+            let spill = ChunkQueue.Spill(
+                limit: spillLimit, directory: spillDirectory, beforeWrite: beforeSpillWrite)
+            let (body, writer) = ResponseBody.makeBuffered(bufferLimit: bufferLimit, spill: spill) {
                 DispatchQueue.global().async { task.cancel() }
                 upload?.close()
             }

@@ -52,7 +52,9 @@ struct FacadeErrorTextTests {
         #expect(error.code == .networkConnectionLost)
         #expect(
             error.localizedDescription
-                == "The connection to api.example.com was lost (connectionLost: URLError -1005 networkConnectionLost)")
+                == "The connection to api.example.com:443 was lost (connectionLost: URLError -1005 "
+                + "networkConnectionLost). The server at api.example.com:443 closed the connection; an idempotent "
+                + "request is retried by its retry policy.")
         for text in texts(error) {
             #expect(
                 !text.contains("\n") && !text.contains("(null)") && !text.contains("could not be completed"), "\(text)")

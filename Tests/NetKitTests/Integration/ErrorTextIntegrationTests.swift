@@ -18,10 +18,14 @@ struct ErrorTextIntegrationTests {
 
     /// A base URL on a port nothing listens on, with a secret in its query.
     func closedBase() throws -> URL {
+        try #require(URL(string: "http://127.0.0.1:\(try closedPort())/secret?api_key=XYZ"))
+    }
+
+    /// A port on 127.0.0.1 that a server held a moment ago and nothing listens on now.
+    func closedPort() throws -> Int {
         let server = try LoopbackServer { _ in .text("") }
-        let port = server.port
-        server.stop()
-        return try #require(URL(string: "http://127.0.0.1:\(port)/secret?api_key=XYZ"))
+        defer { server.stop() }
+        return server.port
     }
 
     func expectNoSecret(_ error: any Error) {
@@ -34,12 +38,39 @@ struct ErrorTextIntegrationTests {
 
     @Test("a refused connection through the facade is URLError.cannotConnectToHost with no URL and no query value")
     func refusedThroughFacade() async throws {
-        let manager = NetworkManager(baseURL: try closedBase())
+        let base = try closedBase()
+        let port = try #require(base.port)
+        let manager = NetworkManager(baseURL: base)
         let error = try await #require(throws: URLError.self) { try await manager.send(Secret(), accessToken: nil) }
         #expect(error.code == .cannotConnectToHost)
         #expect(error.failingURL == nil)
         expectNoSecret(error)
-        #expect(error.localizedDescription.hasPrefix("Could not connect to 127.0.0.1 (cannotConnect"))
+        #expect(error.localizedDescription.hasPrefix("Could not connect to 127.0.0.1:\(port) (cannotConnect"))
+        #expect(
+            error.localizedDescription.hasSuffix(
+                "Is a server running and listening on 127.0.0.1:\(port)? Nothing accepted the connection there."),
+            "\(error.localizedDescription)")
+    }
+
+    @Test("a refused connection says where and what to check, on send and on stream, with the URLError beneath")
+    func refusedSaysWhereAndWhat() async throws {
+        let port = try closedPort()
+        let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        let executor = RequestExecutor(transport: URLSessionTransport(configuration: .ephemeral))
+        let sent = try await #require(throws: TransportError.self) { try await executor.send(Secret(), baseURL: base) }
+        let streamed = try await #require(throws: TransportError.self) {
+            _ = try await executor.stream(Secret(), baseURL: base)
+        }
+        for error in [sent, streamed] {
+            #expect(error.host == "127.0.0.1" && error.port == port)
+            #expect(
+                error.description.hasPrefix("Could not connect: 127.0.0.1:\(port) (URLError -1004"), "\(error)")
+            #expect(
+                error.description.hasSuffix(
+                    "Is a server running and listening on 127.0.0.1:\(port)? Nothing accepted the connection there"),
+                "\(error)")
+            #expect((error.underlying as? URLError)?.code == .cannotConnectToHost)
+        }
     }
 
     @Test(

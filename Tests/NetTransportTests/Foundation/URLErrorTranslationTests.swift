@@ -39,7 +39,10 @@ struct URLErrorTranslationTests {
         let error = URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: secretURL])
         #expect(!error.transportError.description.contains("s3cr3t"))
         #expect(!error.transportError.description.contains("/x"))
-        #expect(LogRedaction.describe(error) == "URLError: Timed out: api.example.com (URLError -1001 timedOut)")
+        #expect(
+            LogRedaction.describe(error)
+                == "URLError: Timed out: api.example.com (URLError -1001 timedOut). The server at api.example.com did "
+                + "not answer in time: check that it is up, or give the request a longer timeout or idleTimeout")
     }
 
     @Test("a TransportError shown as URLError keeps URLSession's code, or the code its kind means, and no URL")

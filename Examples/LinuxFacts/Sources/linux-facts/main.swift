@@ -15,6 +15,7 @@ let facts: [(name: String, summary: String, run: () async throws -> Void)] = [
     ("suspend", "URLSessionTask.suspend() and resume() in the middle of a body", suspendFact),
     ("metrics", "whether URLSessionTaskMetrics are delivered", metricsFact),
     ("timeout", "timeoutInterval in whole seconds; timeoutIntervalForResource ignored", timeoutFact),
+    ("tiny-chunks", "peak memory of a body sent as one-byte chunks, raw and through NetKit", tinyChunksFact),
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

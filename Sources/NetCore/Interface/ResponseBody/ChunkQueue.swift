@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import Synchronization
 
 /// The buffer between a transport that pushes chunks (URLSession's delegate) and the one consumer of a
@@ -10,12 +11,18 @@ import Synchronization
 /// file.
 ///
 /// A transport that cannot pause its sender (URLSession on Linux) pushes whatever arrives; a consumer that
-/// falls behind would let the body pile up in memory. Past `limit` unread bytes in memory the queue writes what
+/// falls behind would let the body pile up in memory. Past `limit` unread bytes in memory the queue sends what
 /// arrives to a nameless temporary file, in order, and the consumer reads it back once it has taken what memory
 /// holds: memory stays bounded and a healthy stream is never failed for being read slowly. Past the spill's own
 /// limit (or past `limit` without a spill) the queue fails loudly with
 /// ``StreamingError/bufferLimitExceeded(limitBytes:)``, drops what it held and tells the producer to stop: no
 /// data is ever dropped or duplicated silently.
+///
+/// Every decision is ``StateMachine``'s; this type carries them out. The producer (on URLSession's work queue, which
+/// every session of a Linux process shares) never touches the file: it hands bytes to a writer of the body's own, a
+/// serial queue that makes, writes, empties and closes the file, and memory stays bounded by `limit` plus the
+/// spill's ``Spill/writeAhead`` while the disk catches up. The consumer reads the file back on its own task. No
+/// file I/O runs under the queue's lock.
 package final class ChunkQueue: Sendable {
     /// Where bytes beyond the memory bound go, and how many of them may wait there.
     package struct Spill: Sendable {
@@ -23,52 +30,79 @@ package final class ChunkQueue: Sendable {
         package var limit: Int
         /// Where the file is made (it is unlinked at once, so it never shows there).
         package var directory: URL
+        /// The most bytes held in memory on their way to the file: past it the disk has fallen behind, and the body
+        /// fails with ``ResponseBodyError/spillFailed(reason:)``. 32 MiB by default: twice a 16 MiB burst that a
+        /// loopback server delivered while the writer's thread waited for a core (the full test suite on 2 cores
+        /// overran 8 MiB).
+        package var writeAhead: Int
+        /// Called by the writer before each write to the file, with the write's offset and size (tests hold the
+        /// writer back with it, or follow the file's extent).
+        package var beforeWrite: (@Sendable (_ offset: Int64, _ count: Int) -> Void)?
 
-        package init(limit: Int, directory: URL) {
+        package init(
+            limit: Int, directory: URL, writeAhead: Int = 32 << 20,
+            beforeWrite: (@Sendable (_ offset: Int64, _ count: Int) -> Void)? = nil
+        ) {
             self.limit = limit
             self.directory = directory
+            self.writeAhead = writeAhead
+            self.beforeWrite = beforeWrite
         }
+    }
+
+    /// What the consumer is handed, by its own look or by whoever wakes it.
+    private enum Delivery {
+        case chunk(Data)
+        case end
+        case failed(any Error)
+        /// Read these bytes back from the file, outside the lock.
+        case readFile(SpillFile, offset: Int64, count: Int)
     }
 
     private struct State {
-        var chunks: [Data] = []
-        var head = 0
-        var bufferedBytes = 0
-        var peakBufferedBytes = 0
-        var spillFile: SpillFile?
-        var peakSpilledBytes: Int64 = 0
-        var waiter: (id: Int, continuation: CheckedContinuation<Data?, any Error>)?
+        var machine: StateMachine
+        var file: SpillFile?
+        /// The writer's queue, made with the first byte for the file.
+        var writerQueue: DispatchQueue?
+        var waiter: (id: Int, continuation: CheckedContinuation<Delivery, Never>)?
         var nextWaiterID = 0
-        var end: Result<Void, any Error>?
-        var abandoned = false
         /// When the producer last pushed a chunk (or the queue was made).
         var lastActivity = ContinuousClock.now
-        /// Told once when the transfer is over for the producer: ended, failed or abandoned.
-        var onOver: (@Sendable () -> Void)?
+        /// Told once when the transfer is over for the producer: ended, failed or abandoned (a body's watchdog, a
+        /// test waiting for the end).
+        var onOver: [@Sendable () -> Void] = []
+        /// Continuations waiting for the writer to have nothing left to do.
+        var settledWaiters: [CheckedContinuation<Void, Never>] = []
 
-        /// The action waiting for the transfer to be over, taken out so that it runs once.
-        mutating func takeOnOver() -> (@Sendable () -> Void)? {
-            defer { onOver = nil }
-            return onOver
-        }
-
-        var spilledBytes: Int64 { spillFile?.unreadCount ?? 0 }
-
-        /// Drops everything held, the file included.
-        mutating func discard() {
-            chunks.removeAll()
-            head = 0
-            bufferedBytes = 0
-            spillFile?.close()
-            spillFile = nil
+        /// A read of the machine as the consumer receives it.
+        func delivery(_ read: StateMachine.Read) -> Delivery? {
+            switch read {
+            case .chunk(let data): .chunk(data)
+            case .end: .end
+            case .failed(let box): .failed(box.error)
+            case .readFile(let offset, let count):
+                // The machine asks for a read only of bytes a write put in the file, which is open until then.
+                file.map { .readFile($0, offset: offset, count: count) }
+                    ?? .failed(
+                        ResponseBodyError.spillFailed(reason: "the temporary file was closed before it was read"))
+            case .wait: nil
+            }
         }
     }
 
-    /// The most bytes read back from the spill file at once.
-    private static let spillReadSize = 128 * 1024
+    /// What to do outside the lock after a step.
+    private struct Actions {
+        var wake: (CheckedContinuation<Delivery, Never>, Delivery)?
+        var onOver: [@Sendable () -> Void] = []
+        var stopTransfer = false
+        var writer: DispatchQueue?
+        var settled: [CheckedContinuation<Void, Never>] = []
+    }
 
-    private let state = Mutex(State())
-    private let limit: Int
+    /// The most pieces of work the writer does before it lets its queue run something else.
+    private static let writerRound = 64
+
+    private let state: Mutex<State>
     private let spill: Spill?
     private let onAbandon: @Sendable () -> Void
 
@@ -78,109 +112,51 @@ package final class ChunkQueue: Sendable {
     ///   - onAbandon: Called once when the consumer gives up (it stopped iterating, or went away) or a limit is
     ///     passed: the transport cancels the transfer.
     package init(limit: Int, spill: Spill? = nil, onAbandon: @escaping @Sendable () -> Void) {
-        self.limit = max(1, limit)
-        self.spill = spill.flatMap { $0.limit > 0 ? $0 : nil }
+        let spill = spill.flatMap { $0.limit > 0 ? $0 : nil }
+        let limits = StateMachine.Limits(
+            memory: max(1, limit), spill: spill?.limit ?? 0, writeAhead: max(1, spill?.writeAhead ?? 0))
+        self.state = Mutex(State(machine: StateMachine(limits: limits)))
+        self.spill = spill
         self.onAbandon = onAbandon
     }
 
     /// The most unread bytes held in memory at once so far.
-    package var peakBufferedBytes: Int { state.withLock { $0.peakBufferedBytes } }
+    package var peakBufferedBytes: Int { state.withLock { $0.machine.peakMemoryBytes } }
 
-    /// The most unread bytes held in the spill file at once so far.
-    package var peakSpilledBytes: Int64 { state.withLock { $0.peakSpilledBytes } }
+    /// The most unread bytes on their way to, or in, the spill file at once so far.
+    package var peakSpilledBytes: Int64 { state.withLock { $0.machine.peakSpilledBytes } }
 
     // MARK: Producer
 
-    /// Hands `chunk` to the consumer, or buffers it; `false` once the body is over for the consumer (ended,
-    /// failed, abandoned, or past the limit now), in which case the producer must stop.
+    /// Hands `chunk` to the consumer, or keeps it; `false` once the body is over for the consumer (ended, failed,
+    /// abandoned, or past a limit now), in which case the producer must stop.
     @discardableResult
     package func push(_ chunk: Data) -> Bool {
-        guard !chunk.isEmpty else { return true }
-        enum Outcome {
-            case delivered(CheckedContinuation<Data?, any Error>)
-            case buffered, refused
-            /// Past the limit: the body failed; `onOver` is the action that waited for the end.
-            case overflow(onOver: (@Sendable () -> Void)?)
-        }
-        let outcome: Outcome = state.withLock { state in
-            guard state.end == nil, !state.abandoned else { return .refused }
-            state.lastActivity = .now
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return .delivered(waiter.continuation)
+        let (push, waiter, actions): (StateMachine.Push, CheckedContinuation<Delivery, Never>?, Actions) =
+            state.withLock { state in
+                if !chunk.isEmpty { state.lastActivity = .now }
+                let (push, effects) = state.machine.push(chunk)
+                var waiter: CheckedContinuation<Delivery, Never>?
+                if push == .deliver {
+                    waiter = state.waiter?.continuation
+                    state.waiter = nil
+                }
+                return (push, waiter, Self.actions(for: effects, in: &state))
             }
-            // Once bytes wait in the file, every later one goes there too: the consumer reads memory first.
-            if state.spilledBytes == 0, state.bufferedBytes + chunk.count <= limit {
-                state.chunks.append(chunk)
-                state.bufferedBytes += chunk.count
-                state.peakBufferedBytes = max(state.peakBufferedBytes, state.bufferedBytes)
-                return .buffered
-            }
-            do {
-                try Self.spill(chunk, into: &state, spill, memoryLimit: limit)
-                return .buffered
-            } catch {
-                state.discard()
-                state.end = .failure(error)
-                return .overflow(onOver: state.takeOnOver())
-            }
-        }
-        switch outcome {
-        case .delivered(let waiter):
-            waiter.resume(returning: chunk)
-            return true
-        case .buffered:
-            return true
-        case .refused:
-            return false
-        case .overflow(let onOver):
-            onOver?()
-            onAbandon()
-            return false
-        }
-    }
-
-    /// Writes `chunk` to the spill file, making it on first use.
-    private static func spill(
-        _ chunk: Data, into state: inout State, _ spill: Spill?, memoryLimit: Int
-    ) throws {
-        guard let spill else { throw StreamingError.bufferLimitExceeded(limitBytes: memoryLimit) }
-        guard state.spilledBytes + Int64(chunk.count) <= Int64(spill.limit) else {
-            let (total, overflow) = memoryLimit.addingReportingOverflow(spill.limit)
-            throw StreamingError.bufferLimitExceeded(limitBytes: overflow ? .max : total)
-        }
-        if state.spillFile == nil { state.spillFile = try SpillFile(in: spill.directory) }
-        try state.spillFile!.append(chunk)
-        state.peakSpilledBytes = max(state.peakSpilledBytes, state.spilledBytes)
+        waiter?.resume(returning: .chunk(chunk))
+        perform(actions)
+        return push == .deliver || push == .kept
     }
 
     /// Ends the body: cleanly when `error` is `nil`. Chunks already pushed are still delivered first.
     package func finish(throwing error: (any Error)? = nil) {
-        let (waiter, onOver): (CheckedContinuation<Data?, any Error>?, (@Sendable () -> Void)?) = state.withLock {
-            state in
-            guard state.end == nil else { return (nil, nil) }
-            state.end = error.map { .failure($0) } ?? .success(())
-            defer { state.waiter = nil }
-            return (state.waiter?.continuation, state.takeOnOver())
-        }
-        onOver?()
-        if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
+        perform(state.withLock { Self.actions(for: $0.machine.finish(throwing: error), in: &$0) })
     }
 
     /// Ends the body now with `error`, dropping what it held, and stops the transfer (a timeout). Does nothing once
     /// the body has ended.
     package func fail(_ error: any Error) {
-        let ended: (CheckedContinuation<Data?, any Error>?, (@Sendable () -> Void)?)? = state.withLock { state in
-            guard state.end == nil, !state.abandoned else { return nil }
-            state.discard()
-            state.end = .failure(error)
-            defer { state.waiter = nil }
-            return (state.waiter?.continuation, state.takeOnOver())
-        }
-        guard let (waiter, onOver) = ended else { return }
-        onOver?()
-        waiter?.resume(throwing: error)
-        onAbandon()
+        perform(state.withLock { Self.actions(for: $0.machine.fail(error), in: &$0) })
     }
 
     /// When the producer last pushed a chunk.
@@ -190,8 +166,8 @@ package final class ChunkQueue: Sendable {
     /// is over already.
     package func whenOver(_ action: @escaping @Sendable () -> Void) {
         let over: Bool = state.withLock { state in
-            guard state.end == nil, !state.abandoned else { return true }
-            state.onOver = action
+            guard !state.machine.isOverForProducer else { return true }
+            state.onOver.append(action)
             return false
         }
         if over { action() }
@@ -206,118 +182,171 @@ package final class ChunkQueue: Sendable {
     package func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Data? {
         // A consumer that fell behind takes what is waiting without setting up a continuation and a cancellation
         // handler per chunk: catching up must cost less than falling behind did.
-        let id: Int
-        switch state.withLock({ Self.popOrNumberWaiter(&$0) }) {
-        case .ready(let ready): return try delivering(ready)
-        case .wait(let number): id = number
+        let first: (Delivery?, Actions, Int) = state.withLock { state in
+            let read = state.machine.nextRead(mayWait: false)
+            var actions = Actions()
+            if read == .end { actions = Self.actions(for: .init(startWriter: state.machine.closeIfOver()), in: &state) }
+            if let delivery = state.delivery(read) { return (delivery, actions, 0) }
+            state.nextWaiterID += 1
+            return (nil, actions, state.nextWaiterID)
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                let ready: Popped? = state.withLock { state in
-                    if let popped = Self.popBuffered(&state) { return popped }
-                    switch state.end {
-                    case .success?: return .end
-                    case .failure(let error)?: return .failed(error)
-                    case nil: break
-                    }
+        perform(first.1)
+        if let delivery = first.0 { return try receive(delivery) }
+        let id = first.2
+        let delivery = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Delivery, Never>) in
+                let ready: Delivery? = state.withLock { state in
                     if Task.isCancelled { return .failed(CancellationError()) }
-                    // A second iterator would take the first one's place and leave it waiting for ever.
-                    guard state.waiter == nil else { return .failed(ResponseBodyError.concurrentIteration) }
+                    let read = state.machine.nextRead(mayWait: true)
+                    if let delivery = state.delivery(read) { return delivery }
                     state.waiter = (id, continuation)
                     return nil
                 }
-                if let ready { continuation.resume(with: Result { try delivering(ready) }) }
+                if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
+            let waiter = state.withLock { state -> CheckedContinuation<Delivery, Never>? in
                 guard let waiter = state.waiter, waiter.id == id else { return nil }
                 state.waiter = nil
+                state.machine.stopWaiting()
                 return waiter.continuation
             }
-            waiter?.resume(throwing: CancellationError())
+            waiter?.resume(returning: .failed(CancellationError()))
             // The consumer is gone for good: stop the transfer now rather than when its body is released.
             abandon()
         }
+        return try receive(delivery)
     }
 
-    /// What the consumer gets without waiting.
-    private enum Popped {
-        case chunk(Data)
-        /// The clean end.
-        case end
-        /// The body ended with this error (or this iterator cannot wait).
-        case failed(any Error)
-        /// The spill file could not be read back: the body is over, and the transfer must stop.
-        case unreadable(ResponseBodyError)
-    }
-
-    private func delivering(_ popped: Popped) throws -> Data? {
-        switch popped {
-        case .chunk(let chunk):
-            return chunk
+    /// The chunk a delivery stands for, reading it back from the file when it is there.
+    private func receive(_ delivery: Delivery) throws -> Data? {
+        switch delivery {
+        case .chunk(let data):
+            return data
         case .end:
             return nil
         case .failed(let error):
             throw error
-        case .unreadable(let error):
-            state.withLock { $0.takeOnOver() }?()
-            onAbandon()
-            throw error
-        }
-    }
-
-    /// The oldest unread bytes, or else the number of a new waiter.
-    private static func popOrNumberWaiter(_ state: inout State) -> FirstLook {
-        if let popped = popBuffered(&state) { return .ready(popped) }
-        state.nextWaiterID += 1
-        return .wait(number: state.nextWaiterID)
-    }
-
-    private enum FirstLook {
-        case ready(Popped)
-        case wait(number: Int)
-    }
-
-    /// The oldest unread bytes, taken out of memory or else the spill file; `nil` when none are waiting. A spill
-    /// file that cannot be read back ends the body with its error.
-    private static func popBuffered(_ state: inout State) -> Popped? {
-        if state.head < state.chunks.count {
-            let chunk = state.chunks[state.head]
-            state.head += 1
-            state.bufferedBytes -= chunk.count
-            if state.head == state.chunks.count {
-                state.chunks.removeAll(keepingCapacity: true)
-                state.head = 0
+        case .readFile(let file, let offset, let count):
+            let result = Result { () throws(ResponseBodyError) in try file.read(at: offset, count: count) }
+            let (read, actions): (StateMachine.Read, Actions) = state.withLock { state in
+                let (read, effects) = state.machine.didReadFile(result)
+                return (read, Self.actions(for: effects, in: &state))
             }
-            return .chunk(chunk)
-        }
-        guard let file = state.spillFile, file.unreadCount > 0 else { return nil }
-        do {
-            return .chunk(try file.take(upTo: spillReadSize))
-        } catch {
-            state.discard()
-            state.end = .failure(error)
-            return .unreadable(error)
+            perform(actions)
+            switch read {
+            case .chunk(let data): return data
+            case .failed(let box): throw box.error
+            case .end: return nil
+            case .readFile, .wait:
+                // The machine answers a read back with its bytes or an error only.
+                throw ResponseBodyError.spillFailed(reason: "the temporary file's read back led nowhere")
+            }
         }
     }
 
-    /// The consumer gave up before the end: the buffered chunks are dropped and the transport is told once.
+    /// The consumer gave up before the end: what is held is dropped and the transport is told once.
     package func abandon() {
-        let (notify, onOver): (Bool, (@Sendable () -> Void)?) = state.withLock { state in
-            guard !state.abandoned else { return (false, nil) }
-            state.abandoned = true
-            state.discard()
-            return (state.end == nil, state.takeOnOver())
-        }
-        onOver?()
-        if notify { onAbandon() }
+        perform(state.withLock { Self.actions(for: $0.machine.abandon(), in: &$0) })
     }
 
     /// Whether a consumer is waiting for the next chunk.
-    package var hasWaiter: Bool { state.withLock { $0.waiter != nil } }
+    package var hasWaiter: Bool { state.withLock { $0.machine.consumerWaiting } }
 
     /// Whether the body reached its end (cleanly or not) for the consumer.
-    package var isOver: Bool {
-        state.withLock { $0.end != nil && $0.head >= $0.chunks.count && $0.spilledBytes == 0 }
+    package var isOver: Bool { state.withLock { $0.machine.isOver } }
+
+    /// Returns once the spill file's writer has nothing left to do: what was read back has been given back, and a
+    /// file that is over has been closed.
+    package func spillSettled() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let settled: Bool = state.withLock { state in
+                guard state.machine.writerBusy else { return true }
+                state.settledWaiters.append(continuation)
+                return false
+            }
+            if settled { continuation.resume() }
+        }
+    }
+
+    // MARK: Carrying the machine's decisions out
+
+    /// What `effects` ask for, taken out of `state` under the lock.
+    private static func actions(for effects: StateMachine.Effects, in state: inout State) -> Actions {
+        var actions = Actions()
+        if let read = effects.wake, let delivery = state.delivery(read), let waiter = state.waiter {
+            state.waiter = nil
+            actions.wake = (waiter.continuation, delivery)
+        }
+        if effects.over {
+            actions.onOver = state.onOver
+            state.onOver.removeAll()
+        }
+        actions.stopTransfer = effects.stopTransfer
+        if effects.startWriter {
+            if state.writerQueue == nil { state.writerQueue = DispatchQueue(label: "NetKit.ResponseBody.spill") }
+            actions.writer = state.writerQueue
+        }
+        if !state.machine.writerBusy {
+            actions.settled = state.settledWaiters
+            state.settledWaiters.removeAll()
+        }
+        return actions
+    }
+
+    private func perform(_ actions: Actions) {
+        if let (waiter, delivery) = actions.wake { waiter.resume(returning: delivery) }
+        for action in actions.onOver { action() }
+        if actions.stopTransfer { onAbandon() }
+        if let writer = actions.writer { writer.async { self.runWriter() } }
+        for waiter in actions.settled { waiter.resume() }
+    }
+
+    /// The spill file's writer: does what the machine asks, one action at a time, outside the lock, until it has
+    /// nothing to do. After ``writerRound`` actions it goes back to the end of its queue.
+    private func runWriter() {
+        for _ in 0..<Self.writerRound {
+            let (action, file, settled) = state.withLock {
+                state -> (StateMachine.WriterAction, SpillFile?, [CheckedContinuation<Void, Never>]) in
+                let action = state.machine.nextWriterAction()
+                let file = state.file
+                if case .close = action { state.file = nil }
+                guard action == .idle else { return (action, file, []) }
+                defer { state.settledWaiters.removeAll() }
+                return (action, file, state.settledWaiters)
+            }
+            switch action {
+            case .idle:
+                for waiter in settled { waiter.resume() }
+                return
+            case .open:
+                let result = Result { () throws(ResponseBodyError) in
+                    try SpillFile(in: spill?.directory ?? FileManager.default.temporaryDirectory)
+                }
+                perform(
+                    state.withLock { state in
+                        if case .success(let file) = result { state.file = file }
+                        return Self.actions(for: state.machine.writerDidOpen(result.map { _ in () }), in: &state)
+                    })
+            case .write(let pieces, let offset):
+                spill?.beforeWrite?(offset, pieces.reduce(0) { $0 + $1.count })
+                let result = Result { () throws(ResponseBodyError) in
+                    guard let file else { throw .spillFailed(reason: "the temporary file was closed before a write") }
+                    try file.write(pieces, at: offset)
+                }
+                perform(state.withLock { Self.actions(for: $0.machine.writerDidWrite(result), in: &$0) })
+            case .truncate:
+                file?.truncate()
+            case .punch(let range):
+                let punched = file?.punchHole(range) ?? false
+                state.withLock { $0.machine.writerDidPunch(supported: punched) }
+            case .close:
+                file?.close()
+                state.withLock { $0.machine.writerDidClose() }
+            }
+        }
+        // Still busy: the rest after whatever else waits on the queue.
+        let queue = state.withLock { $0.writerQueue }
+        queue?.async { self.runWriter() }
     }
 }

@@ -46,6 +46,9 @@ package final class DeadlineWait: Sendable {
 
     package init() {}
 
+    /// How many timers this waiter has started: one for waits whose elements come in time, however many.
+    package var timersStarted: UInt64 { state.withLock { $0.timers } }
+
     deinit {
         state.withLock { $0.timer?.task }?.cancel()
     }

@@ -82,6 +82,15 @@ public struct ResponseBody: AsyncSequence, Sendable {
         return (ResponseBody(queue: queue), Writer(queue: queue))
     }
 
+    /// A body fed by a transport that pushes chunks, holding at most `bufferLimit` unread bytes in memory and the rest
+    /// as `spill` says.
+    package static func makeBuffered(
+        bufferLimit: Int, spill: ChunkQueue.Spill, onAbandon: @escaping @Sendable () -> Void
+    ) -> (body: ResponseBody, writer: Writer) {
+        let queue = ChunkQueue(limit: bufferLimit, spill: spill, onAbandon: onAbandon)
+        return (ResponseBody(queue: queue), Writer(queue: queue))
+    }
+
     private init(queue: ChunkQueue) {
         self.source = .queue(queue)
         self.abandonment = Abandonment { queue.abandon() }
@@ -137,6 +146,12 @@ public struct ResponseBody: AsyncSequence, Sendable {
             data.append(chunk)
         }
         return (data, false)
+    }
+
+    /// Runs `action` once a pushed body's transfer is over for the transport (ended, failed past a limit, or
+    /// abandoned), without reading it: tests wait on it. At once for any other body.
+    package func whenTransferOver(_ action: @escaping @Sendable () -> Void) {
+        if case .queue(let queue) = source { queue.whenOver(action) } else { action() }
     }
 
     /// The same body, ended with ``TransportError/Kind/timedOut`` (and its transfer stopped) once `timeouts` run
@@ -290,5 +305,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
         /// Whether the consumer is waiting for the next chunk.
         package var hasWaitingConsumer: Bool { queue.hasWaiter }
+
+        /// Returns once the spill file's writer has nothing left to do (what was read back has been given back).
+        package func spillSettled() async { await queue.spillSettled() }
     }
 }

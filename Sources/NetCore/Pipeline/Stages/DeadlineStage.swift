@@ -29,8 +29,8 @@ package struct DeadlineStage: RequestStage {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let exchange = first else {
-                throw TransportError(
-                    .timedOut, host: request.head.host, detail: "the request did not finish within its timeout")
+                throw TransportError(.timedOut, detail: "the request did not finish within its timeout")
+                    .located(at: request.head)
             }
             return exchange
         }
