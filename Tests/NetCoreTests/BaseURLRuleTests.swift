@@ -140,7 +140,9 @@ struct BaseURLRuleTests {
         let url = try RequestURLBuilder.url(
             base: URL(string: "https://api.example.com/v1?k=a%20b")!, path: "/search",
             query: ["q": "a\r\nb #1"], queryItems: [URLQueryItem(name: "x y\0", value: "\u{7F}ü&=?")])
-        #expect(url.absoluteString == "https://api.example.com/v1/search?k=a%20b&q=a%0D%0Ab%20%231&x%20y%00=%7F%C3%BC%26%3D%3F")
+        #expect(
+            url.absoluteString
+                == "https://api.example.com/v1/search?k=a%20b&q=a%0D%0Ab%20%231&x%20y%00=%7F%C3%BC%26%3D%3F")
     }
 
     @Test("the engine logs a request it refuses to build once, naming the rule; the plugins see no request")
