@@ -57,11 +57,18 @@ struct HTTPRequestParser {
     /// The most bytes `buffer` has held at once (body bytes read straight into `scratch` never enter it).
     private(set) var peakBufferedBytes = 0
 
-    init(socket: Socket, wake: WakePipe, limits: LoopbackLimits, bodyMode: LoopbackRequestBodyMode) {
+    /// Told the size of each piece of body read, as it is read.
+    private let bodyBytesRead: (Int) -> Void
+
+    init(
+        socket: Socket, wake: WakePipe, limits: LoopbackLimits, bodyMode: LoopbackRequestBodyMode,
+        bodyBytesRead: @escaping (Int) -> Void = { _ in }
+    ) {
         self.socket = socket
         self.wake = wake
         self.limits = limits
         self.bodyMode = bodyMode
+        self.bodyBytesRead = bodyBytesRead
     }
 
     /// The largest body accepted in the current mode.
@@ -308,6 +315,7 @@ struct HTTPRequestParser {
             buffer.withUnsafeBytes { collector.take(UnsafeRawBufferPointer(rebasing: $0[start..<(start + buffered)])) }
             start += buffered
             remaining -= buffered
+            bodyBytesRead(buffered)
         }
         compactBuffer()
         let socket = socket
@@ -322,6 +330,7 @@ struct HTTPRequestParser {
             case let .received(received):
                 scratch.withUnsafeBytes { collector.take(UnsafeRawBufferPointer(rebasing: $0[0..<received])) }
                 remaining -= received
+                bodyBytesRead(received)
             case .endOfStream:
                 throw .endOfStream
             case .failed:

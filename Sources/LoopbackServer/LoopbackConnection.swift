@@ -12,7 +12,10 @@ struct LoopbackConnection {
     let number: Int
 
     func run() {
-        var parser = HTTPRequestParser(socket: socket, wake: core.wake, limits: core.limits, bodyMode: core.bodyMode)
+        let core = core
+        var parser = HTTPRequestParser(
+            socket: socket, wake: core.wake, limits: core.limits, bodyMode: core.bodyMode,
+            bodyBytesRead: { core.add($0, to: .requestBodyBytes) })
         let writer = ResponseWriter(socket: socket, wake: core.wake)
         defer { core.notePeakReceiveBuffer(parser.peakBufferedBytes) }
         for served in 0..<Self.maxRequestsPerConnection {

@@ -9,4 +9,7 @@ public enum LoopbackCounter: String, Sendable, Hashable, CaseIterable {
     case clientAbortedResponses
     /// Connections that have ended, whoever closed them (see ``LoopbackServer/closedConnections``).
     case closedConnections
+    /// Request body bytes received so far (de-chunked), counted as they arrive, also of a request not yet
+    /// complete: what a test waits on to know the first part of an upload reached the server.
+    case requestBodyBytes
 }

@@ -97,6 +97,14 @@ public final class LoopbackServer: Sendable {
         try await core.wait(for: counter, atLeast: value, timeout: timeout)
     }
 
+    /// A gate that opens once `counter` has reached at least `value` (at once if it has): a producer thread, such
+    /// as a request body stream, blocks on it with ``LoopbackGate/wait(timeout:)`` to hold its next bytes back until
+    /// the server has received the previous ones.
+    /// - Throws: ``LoopbackServerError/socketFailed(operation:errno:)`` if no pipe can be created.
+    public func gate(opening counter: LoopbackCounter, atLeast value: Int) throws(LoopbackServerError) -> LoopbackGate {
+        try core.gate(opening: counter, atLeast: value)
+    }
+
     /// Closes the listening socket and every open connection and joins all server threads.
     ///
     /// Idempotent, and called from `deinit`. Pending `wait…` calls throw ``LoopbackServerError/stopped``.

@@ -32,6 +32,8 @@ final class ServerCore: Sendable {
         var serverThreads: Set<ObjectIdentifier> = []
         var waiters: [Int: Waiter] = [:]
         var lastWaiterID = 0
+        /// Gates that open once their counter reaches their target (see ``ServerCore/gate(opening:atLeast:)``).
+        var counterGates: [(counter: LoopbackCounter, target: Int, gate: LoopbackGate)] = []
 
         func value(of counter: LoopbackCounter) -> Int {
             counts[counter, default: 0]
@@ -104,11 +106,42 @@ final class ServerCore: Sendable {
     }
 
     func increment(_ counter: LoopbackCounter) {
-        resume(
-            state.withLock { state in
-                state.counts[counter, default: 0] += 1
-                return Self.satisfiedWaiters(&state)
-            })
+        add(1, to: counter)
+    }
+
+    /// Adds `amount` to `counter`, then resumes the waiters and opens the gates it satisfies.
+    func add(_ amount: Int, to counter: LoopbackCounter) {
+        let (continuations, gates) = state.withLock { state in
+            state.counts[counter, default: 0] += amount
+            return (Self.satisfiedWaiters(&state), Self.satisfiedGates(&state))
+        }
+        resume(continuations)
+        for gate in gates { gate.open() }
+    }
+
+    /// A gate that opens once `counter` reaches `target` (at once if it has): a producer thread blocks on it,
+    /// which an async waiter could not do without a thread of the cooperative pool.
+    func gate(opening counter: LoopbackCounter, atLeast target: Int) throws(LoopbackServerError) -> LoopbackGate {
+        let gate = try LoopbackGate()
+        let reached = state.withLock { state in
+            if state.value(of: counter) >= target { return true }
+            state.counterGates.append((counter, target, gate))
+            return false
+        }
+        if reached { gate.open() }
+        return gate
+    }
+
+    private static func satisfiedGates(_ state: inout State) -> [LoopbackGate] {
+        guard !state.counterGates.isEmpty else { return [] }
+        var ready: [LoopbackGate] = []
+        let counts = state.counts
+        state.counterGates.removeAll { entry in
+            guard counts[entry.counter, default: 0] >= entry.target else { return false }
+            ready.append(entry.gate)
+            return true
+        }
+        return ready
     }
 
     // MARK: - Waiting

@@ -640,16 +640,17 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
 
     /// EKNetwork reports transport failures as `URLError`: so does the facade, whatever the transport, also as the
     /// last failure of an event source that gave up. Each `URLError` it throws reads as one sentence (kind and host)
-    /// and holds no URL: one that came from a session as it is is rebuilt so, its code kept. A path NetKit's engine
-    /// refuses with its rule (``NetworkError/invalidPath(path:rule:)``) is ``NetworkError/invalidURL``, as EKNetwork
-    /// users catch it.
+    /// and holds no URL: one that came from a session as it is is rebuilt so, its code kept. A path or base URL
+    /// NetKit's engine refuses with its rule (``NetworkError/invalidPath(path:rule:)``,
+    /// ``NetworkError/invalidBaseURL(url:rule:)``) is ``NetworkError/invalidURL``, as EKNetwork users catch it; the
+    /// manager's log line (``logger``, at `error`) names the part and the rule.
     static let presentation = ErrorPresentation { error in
         switch error {
         case let error as TransportError:
             URLError(error)
         case let error as URLError:
             URLError(error.transportError)
-        case NetworkError.invalidPath:
+        case NetworkError.invalidPath, NetworkError.invalidBaseURL:
             NetworkError.invalidURL
         case EventSourceError.reconnectLimitReached(let attempts, let lastError as TransportError):
             EventSourceError.reconnectLimitReached(attempts: attempts, lastError: URLError(lastError))

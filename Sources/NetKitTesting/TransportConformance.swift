@@ -15,7 +15,10 @@ import NetCore
 /// - failures in NetKit's words (`TransportError.Kind`): a refused connection, a body dropped mid-way or
 ///   shorter than its `Content-Length`, an idle timeout;
 /// - a body collected whole that declares more than the caller keeps is not waited for;
-/// - the head time: when the head arrived, also when the body is collected whole.
+/// - the head time: when the head arrived, also when the body is collected whole;
+/// - no unbounded buffering: a streamed response body reaches the caller while it is still arriving, a streamed
+///   request body reaches the server while it is still being produced (each held back behind a signal, never a
+///   sleep, so a transport that gathers a body into memory first fails with a message that says so).
 ///
 /// The suite is a library of async checks that throw a descriptive ``TransportConformanceFailure``; it does not
 /// depend on a test framework, so it runs from Swift Testing and XCTest alike:
@@ -40,7 +43,8 @@ public enum TransportConformance {
             connects, methods, requestHeaders, responseHeaders, statusCodes,
             repeatedRequestFields, repeatedResponseFields, noControlCharactersOnTheWire,
             requestBodies, largeBodies, progress, progressWhileUploading,
-            headBeforeBody, headTime, incrementalStreaming, droppedBody, shortBody,
+            headBeforeBody, headTime, incrementalStreaming, responseBodyNotGathered, requestBodyNotGathered,
+            droppedBody, shortBody,
             cancellationBeforeHead, cancellationDuringBody, abandonedBody,
             redirects, refusedConnection, idleTimeout, oversizedDeclaredLength,
         ]

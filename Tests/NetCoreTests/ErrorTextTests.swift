@@ -88,6 +88,7 @@ struct ErrorTextTests {
             (.responseTooLarge(limitBytes: 1024), ["1024 bytes"]),
             (.uploadStreamConsumed, ["sent only once"]),
             (.invalidPath(path: "/a/../b", rule: .dotSegment), ["/a/../b", "\"..\" segment"]),
+            (.invalidBaseURL(url: "localhost:8080", rule: .noScheme), ["\"localhost:8080\"", "no scheme"]),
         ]
         for (error, naming) in cases { expectReadable(error, naming: naming) }
     }

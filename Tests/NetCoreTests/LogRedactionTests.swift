@@ -92,7 +92,8 @@ struct LogRedactionTests {
         arguments: [
             NetworkError.invalidURL, .invalidMultipartEncoding, .emptyResponse, .unauthorized, .invalidResponse,
             .conflictingBodyTypes, .invalidHeader(name: "X\r\nY"), .responseTooLarge(limitBytes: 10),
-            .uploadStreamConsumed,
+            .uploadStreamConsumed, .invalidPath(path: "/a/../b", rule: .dotSegment),
+            .invalidBaseURL(url: "localhost:8080", rule: .noScheme),
         ])
     func networkError(error: NetworkError) {
         #expect(error.localizedDescription == error.description)

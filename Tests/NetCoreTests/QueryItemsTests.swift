@@ -89,10 +89,13 @@ struct QueryItemsTests {
 
     @Test(
         "a request's own base URL is checked like the engine's",
-        arguments: ["relative/path", "mailto:someone@example.com"])
-    func badOwnBaseURL(url: String) {
+        arguments: [
+            ("relative/path", NetworkError.invalidBaseURL(url: "relative/path", rule: .noScheme)),
+            ("mailto:someone@example.com", .invalidBaseURL(url: "…@example.com", rule: .unsupportedScheme)),
+        ])
+    func badOwnBaseURL(url: String, expected: NetworkError) {
         let request = ItemsRequest(baseURL: URL(string: url)!)
-        #expect(throws: NetworkError.invalidURL) { try builder.makeRequest(request, baseURL: base) }
+        #expect(throws: expected) { try builder.makeRequest(request, baseURL: base) }
     }
 
     @Test("a bad path still fails, naming its rule, when items are set")

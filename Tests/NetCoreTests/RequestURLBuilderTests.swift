@@ -114,7 +114,7 @@ struct RequestURLBuilderTests {
 
     @Test("a base URL without scheme or host is invalid")
     func rejectsRelativeBase() {
-        #expect(throws: NetworkError.invalidURL) {
+        #expect(throws: NetworkError.invalidBaseURL(url: "relative/path", rule: .noScheme)) {
             try RequestURLBuilder.url(base: URL(string: "relative/path")!, path: "/x", query: nil)
         }
     }

@@ -20,6 +20,51 @@ struct TransportConformanceTests {
         }
     }
 
+    /// Hands the head over at once, but the body only once all of it has arrived, in one chunk.
+    struct GatheringBodyTransport: HTTPTransport {
+        let base = URLSessionTransport()
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            let response = try await base.send(request)
+            let body = response.body
+            let gathered = AsyncThrowingStream<Data, any Error> { continuation in
+                let task = Task {
+                    do {
+                        continuation.yield(try await body.collect(upTo: 64 << 20))
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+            return TransportResponse(
+                head: response.head, body: ResponseBody(gathered), url: response.url,
+                headReceivedAt: response.headReceivedAt)
+        }
+    }
+
+    /// Reads a request body into memory before sending any of it, keeping its framing (a stream of unknown length
+    /// still goes out chunked).
+    struct GatheringUploadTransport: HTTPTransport {
+        let base = URLSessionTransport()
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            var request = request
+            if let body = request.body {
+                let reader = try body.makeReader()
+                defer { reader.close() }
+                var data = Data()
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+                defer { buffer.deallocate() }
+                // Each round reads at least one byte or ends.
+                while case let count = try reader.read(into: buffer), count > 0 {
+                    data.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                }
+                request.body = UploadSource(stream: InputStream(data: data), length: body.length)
+            }
+            return try await base.send(request)
+        }
+    }
+
     /// Ends every body cleanly, whatever happened to the connection.
     struct ForgivingTransport: HTTPTransport {
         let base = URLSessionTransport()
@@ -170,6 +215,7 @@ struct TransportConformanceTests {
             "cancellation before the head", "cancellation during the body", "large bodies", "progress", "redirects",
             "repeated request fields", "repeated response fields", "no CR, LF or NUL on the wire",
             "progress while uploading", "refused connection", "idle timeout", "head time",
+            "a response body handed over while it arrives", "a request body sent while it is produced",
         ] {
             #expect(names.contains(name), "missing check \(name)")
         }
@@ -179,6 +225,43 @@ struct TransportConformanceTests {
     func buffering() async throws {
         for name in ["head before body", "incremental streaming"] {
             _ = try await failure(of: name, against: BufferingTransport())
+        }
+    }
+
+    @Test("a transport that gathers a response body into memory fails the check that it hands it over as it arrives")
+    func gatheringResponse() async throws {
+        let name = "a response body handed over while it arrives"
+        let options = TransportConformanceOptions(timeLimit: .seconds(20))
+        let beforeHead = try await failure(of: name, against: BufferingTransport(), options: options)
+        #expect(
+            beforeHead?.message
+                == "the transport gathered the response body before handing over its head: a streamed body must "
+                + "reach the caller while it is still arriving (the server held the rest of the body until the caller "
+                + "had the head and the first 4096 bytes, and gave up waiting)")
+        let afterHead = try await failure(of: name, against: GatheringBodyTransport(), options: options)
+        #expect(
+            afterHead?.message
+                == "the transport gathered the response body before handing over its first bytes: a streamed body "
+                + "must reach the caller while it is still arriving (the server held the rest of the body until the "
+                + "caller had the first 4096 bytes, and gave up waiting)")
+    }
+
+    @Test("a transport that gathers a streamed request body before sending it fails the check that it sends it as made")
+    func gatheringUpload() async throws {
+        let failure = try await failure(
+            of: "a request body sent while it is produced", against: GatheringUploadTransport(),
+            options: TransportConformanceOptions(timeLimit: .seconds(20)))
+        #expect(
+            failure?.message
+                == "the transport gathered the streamed request body before sending any of it: a streamed upload "
+                + "must reach the server while it is still being produced (the stream held its last part back until "
+                + "the server had received 524288 of its first 1048576 bytes, and gave up waiting)")
+    }
+
+    @Test("the URLSession transport passes the buffering checks")
+    func unbufferedTransportsPass() async throws {
+        for name in ["a response body handed over while it arrives", "a request body sent while it is produced"] {
+            try await check(name).run(against: URLSessionTransport())
         }
     }
 

@@ -62,7 +62,8 @@ public struct RequestBuilder: Sendable {
     private static let acceptJSON = HTTPHeaderField(uncheckedName: "Accept", value: "application/json")
 
     /// Builds the transport request for `request` under `baseURL`.
-    /// - Throws: ``NetworkError/invalidURL``, ``NetworkError/invalidHeader(name:)`` (also for a
+    /// - Throws: ``NetworkError/invalidBaseURL(url:rule:)``, ``NetworkError/invalidPath(path:rule:)``,
+    ///   ``NetworkError/invalidHeader(name:)`` (also for a
     ///   `Content-Length` that is not the body's size, and for any `Transfer-Encoding`),
     ///   ``NetworkError/conflictingBodyTypes``, ``NetworkError/invalidMultipartEncoding``,
     ///   ``NetworkError/uploadStreamConsumed`` for a stream body an earlier send already read, or the

@@ -13,7 +13,8 @@ import Foundation
 /// no text is refused and none can end a pair early or start a fragment.
 public enum RequestURLBuilder {
     /// The URL for `path`, `query` and `queryItems` under `base`.
-    /// - Throws: ``NetworkError/invalidURL`` for a base URL without scheme or host;
+    /// - Throws: ``NetworkError/invalidBaseURL(url:rule:)`` for a base URL without scheme or host, with a scheme
+    ///   other than `http` or `https`, or with a part the wire cannot carry, naming the rule;
     ///   ``NetworkError/invalidPath(path:rule:)`` for a path that traverses, names a scheme, carries a query or
     ///   fragment, or holds control characters or backslashes.
     public static func url(
@@ -37,13 +38,12 @@ public enum RequestURLBuilder {
     /// A base URL taken apart (see ``HTTPRequestHead/target(of:)``), its scheme and authority checked.
     typealias BaseTarget = (scheme: String, authority: String, path: String)
 
-    /// `base` taken apart, its scheme and authority checked once for every request under it.
-    /// - Throws: ``NetworkError/invalidURL`` for a URL without scheme or host, or one the wire cannot carry.
+    /// `base` taken apart, its scheme, authority, path and query checked once for every request under it.
+    /// - Throws: ``NetworkError/invalidBaseURL(url:rule:)`` naming the first rule `base` breaks: no scheme, a scheme
+    ///   other than `http` or `https`, no host, or a part the wire cannot carry.
     static func baseTarget(of base: URL) throws(NetworkError) -> BaseTarget {
         let target = try HTTPRequestHead.target(of: base)
-        guard HTTPRequestHead.isValidScheme(target.scheme), HTTPRequestHead.isValidAuthority(target.authority) else {
-            throw .invalidURL
-        }
+        guard HTTPRequestHead.isHTTPScheme(target.scheme) else { throw .invalidBaseURL(base, .unsupportedScheme) }
         return target
     }
 

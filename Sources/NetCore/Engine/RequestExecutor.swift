@@ -215,6 +215,7 @@ public struct RequestExecutor: Sendable {
         do {
             built = try builder.makeRequest(request, baseURL: baseURL)
         } catch {
+            logUnsent(request, error)
             throw presentation.present(error)
         }
         let state = RequestState(isStreaming: false)
@@ -293,6 +294,7 @@ public struct RequestExecutor: Sendable {
         do {
             built = try builder.makeRequest(request, baseURL: baseURL)
         } catch {
+            logUnsent(request, error)
             throw presentation.present(error)
         }
         built.progress = nil
@@ -398,6 +400,15 @@ public struct RequestExecutor: Sendable {
             // Read only for a request outside the scope, and only for its credential fields.
             endpoint.headers?.keys.contains { HeaderValidation.namesMatch($0, name) } == true
                 || (try? endpoint.headerFields)?.contains(name) == true
+        }
+    }
+
+    /// Writes a request the builder refused (a base URL, path, header or body: nothing was sent, and no plugin hook
+    /// runs for it) to the log of each ``LoggingPlugin`` it would have run: the one line its failure gets, naming
+    /// the precise error before a facade presents it otherwise.
+    func logUnsent<Request: Endpoint>(_ request: Request, _ error: any Error) {
+        for case let logging as LoggingPlugin in pluginList(adding: request.plugins).plugins {
+            logging.logUnsent(method: request.method, path: request.path, error: error)
         }
     }
 

@@ -9,11 +9,13 @@ import Foundation
 /// The first six cases are EKNetwork's; the others name failures EKNetwork had no word for. Every
 /// validation error is thrown before a byte is sent.
 public enum NetworkError: Error, Sendable, Equatable {
-    /// The URL could not be built: a base URL without scheme and host, or a target the wire cannot carry.
+    /// The URL could not be built: a target the wire cannot carry.
     ///
     /// EKNetwork's `NetworkManager` also throws it for every path ``RequestURLBuilder/validate(path:)`` refuses (a
-    /// `..` segment, also percent-encoded, a scheme, a query or fragment, control characters, backslashes), as
-    /// EKNetwork did; NetKit's own engine throws ``invalidPath(path:rule:)`` there, naming the path and the rule.
+    /// `..` segment, also percent-encoded, a scheme, a query or fragment, control characters, backslashes) and for
+    /// every base URL it cannot send to, as EKNetwork did; NetKit's own engine throws ``invalidPath(path:rule:)`` and
+    /// ``invalidBaseURL(url:rule:)`` there, naming the part and the one rule it breaks (the facade's log line names
+    /// them too).
     case invalidURL
     /// The multipart form could not be encoded: a line break or NUL in a name, filename or MIME type, or a
     /// part whose data contains the boundary.
@@ -41,6 +43,53 @@ public enum NetworkError: Error, Sendable, Equatable {
     /// NetKit's own engine throws it; EKNetwork's `NetworkManager` shows it as ``invalidURL``, the error its
     /// users catch for a bad path, so `catch NetworkError.invalidURL` keeps working there.
     case invalidPath(path: String, rule: PathRule)
+    /// The base URL (the engine's, or a request's own `baseURL`) breaks `rule`: it has no scheme, a scheme other
+    /// than `http` or `https`, no host, or a host, port, path or query the wire cannot carry. `url` is the URL as far
+    /// as its first `?` or `#` (what follows may be query values), without a user or password, control characters
+    /// escaped.
+    ///
+    /// NetKit's own engine throws it before anything is sent; EKNetwork's `NetworkManager` shows it as
+    /// ``invalidURL``, the error its users catch, and writes this case's text to its log.
+    ///
+    /// ```swift
+    /// // NetworkError.invalidBaseURL(url: "localhost:8080", rule: .noScheme):
+    /// // The base URL "localhost:8080" is invalid: it has no scheme; write it with one, as
+    /// // "http://localhost:8080" or "https://api.example.com"
+    /// ```
+    case invalidBaseURL(url: String, rule: BaseURLRule)
+
+    /// The rule a base URL broke (see ``invalidBaseURL(url:rule:)``).
+    public enum BaseURLRule: String, Sendable, Hashable, CaseIterable {
+        /// No scheme: `api.example.com/v1`, or `localhost:8080`, whose `localhost:` reads as a scheme.
+        case noScheme
+        /// A scheme other than `http` or `https` (`ftp://`, `file://`, `mailto:`), or one that is not a scheme.
+        case unsupportedScheme
+        /// No host: `https:///v1`, `https://`.
+        case noHost
+        /// A host or port holding what a request cannot carry (a space, a control character, `@`, `/`, `?`, `#`).
+        case invalidAuthority
+        /// A path or query holding what a request line cannot carry (a space, a control character, `#`).
+        case invalidTarget
+
+        /// Why the rule refuses the base URL and what to write instead, as the end of a sentence.
+        public var reason: String {
+            switch self {
+            case .noScheme:
+                "it has no scheme; write it with one, as \"http://localhost:8080\" or \"https://api.example.com\""
+            case .unsupportedScheme:
+                "its scheme is not http or https, the only schemes NetKit sends requests to; write it as "
+                    + "\"https://host/path\""
+            case .noHost:
+                "it has no host; name one after \"//\", as in \"https://api.example.com/v1\""
+            case .invalidAuthority:
+                "its host or port holds a character a request cannot carry (a space, a control character, \"@\", "
+                    + "\"/\", \"?\" or \"#\"); check the host for a typo"
+            case .invalidTarget:
+                "its path or query holds a character a request line cannot carry (a space, a control character or "
+                    + "\"#\"); percent-encode it"
+            }
+        }
+    }
 
     /// The rule of ``RequestURLBuilder/validate(path:)`` a path broke.
     public enum PathRule: String, Sendable, Hashable, CaseIterable {
@@ -94,6 +143,27 @@ public enum NetworkError: Error, Sendable, Equatable {
         }
         return HeaderValidation.printable(String(shown)) + (cut ? "…" : "")
     }
+
+    /// `url` fit for ``invalidBaseURL(url:rule:)``: without a user or password (`https://user:pass@host` shows as
+    /// `https://host`), cut at the first `?` or `#` as ``printablePath(_:)`` cuts a path.
+    static func printableURL(_ url: String) -> String {
+        var text = Substring(url)
+        let separator = text.range(of: "://")
+        let authorityStart = separator?.upperBound ?? text.startIndex
+        let authorityEnd =
+            text[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? text.endIndex
+        if let at = text[authorityStart..<authorityEnd].lastIndex(of: "@") {
+            // Without `://` what precedes the `@` is no userinfo a reader can tell apart: it is marked as hidden.
+            let kept = separator == nil ? "…@" : ""
+            text = text[..<authorityStart] + kept + text[text.index(after: at)...]
+        }
+        return printablePath(String(text))
+    }
+
+    /// ``invalidBaseURL(url:rule:)`` for `url`.
+    static func invalidBaseURL(_ url: URL, _ rule: BaseURLRule) -> NetworkError {
+        .invalidBaseURL(url: printableURL(url.absoluteString), rule: rule)
+    }
 }
 
 extension NetworkError: LocalizedError, CustomStringConvertible {
@@ -119,6 +189,7 @@ extension NetworkError: LocalizedError, CustomStringConvertible {
         case .responseTooLarge(let limit): "The response body exceeded the limit of \(limit) bytes held in memory"
         case .uploadStreamConsumed: "The request body stream was already sent once; a stream can be sent only once"
         case .invalidPath(let path, let rule): "The path \"\(path)\" is invalid: \(rule.reason)"
+        case .invalidBaseURL(let url, let rule): "The base URL \"\(url)\" is invalid: \(rule.reason)"
         }
     }
 

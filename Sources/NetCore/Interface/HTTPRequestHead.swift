@@ -30,7 +30,7 @@ public struct HTTPRequestHead: Sendable, Hashable {
     public var headerFields: HTTPHeaderFields
 
     /// Creates a head from its parts, after checking them.
-    /// - Throws: ``NetworkError/invalidURL`` when a part is not what the wire can carry (see ``setTarget(scheme:authority:path:)``).
+    /// - Throws: as ``setTarget(scheme:authority:path:)``.
     public init(
         method: HTTPMethod,
         scheme: String,
@@ -47,14 +47,14 @@ public struct HTTPRequestHead: Sendable, Hashable {
     }
 
     /// Creates a head for an absolute URL; its fragment and any user and password in it are not sent.
-    /// - Throws: ``NetworkError/invalidURL`` for a URL without scheme or host, or with characters the wire cannot
-    ///   carry.
+    /// - Throws: ``NetworkError/invalidBaseURL(url:rule:)`` naming the rule the URL breaks: no scheme, no host, or
+    ///   characters the wire cannot carry in its host, port, path or query.
     public init(method: HTTPMethod = .get, url: URL, headerFields: HTTPHeaderFields = HTTPHeaderFields())
         throws(NetworkError)
     {
         let target = try Self.target(of: url)
-        try self.init(
-            method: method, scheme: target.scheme, authority: target.authority, path: target.path,
+        self.init(
+            uncheckedMethod: method, scheme: target.scheme, authority: target.authority, path: target.path,
             headerFields: headerFields)
     }
 
@@ -113,21 +113,39 @@ public struct HTTPRequestHead: Sendable, Hashable {
     ///   - scheme: Letters, digits, `+`, `-` and `.`, starting with a letter.
     ///   - authority: A host with an optional port; visible ASCII without `/`, `?`, `#`, `@` or spaces.
     ///   - path: Percent-encoded, starting with `/` (or `*` alone, for `OPTIONS`); visible ASCII without `#`.
-    /// - Throws: ``NetworkError/invalidURL``; the head is then unchanged.
+    /// - Throws: ``NetworkError/invalidBaseURL(url:rule:)`` for a scheme or authority the wire cannot carry (the
+    ///   rule named: ``NetworkError/BaseURLRule/noScheme``, ``NetworkError/BaseURLRule/unsupportedScheme``,
+    ///   ``NetworkError/BaseURLRule/noHost``, ``NetworkError/BaseURLRule/invalidAuthority``);
+    ///   ``NetworkError/invalidURL`` for a path the wire cannot carry, as ``setPath(_:)``. The head is then unchanged.
     public mutating func setTarget(scheme: String, authority: String, path: String) throws(NetworkError) {
-        guard Self.isValidScheme(scheme), Self.isValidAuthority(authority), Self.isValidPath(path) else {
-            throw .invalidURL
+        let rule: NetworkError.BaseURLRule? =
+            if scheme.isEmpty {
+                .noScheme
+            } else if !Self.isValidScheme(scheme) {
+                .unsupportedScheme
+            } else if authority.isEmpty {
+                .noHost
+            } else if !Self.isValidAuthority(authority) {
+                .invalidAuthority
+            } else {
+                nil
+            }
+        if let rule {
+            throw .invalidBaseURL(url: NetworkError.printableURL(scheme + "://" + authority + path), rule: rule)
         }
+        guard Self.isValidPath(path) else { throw .invalidURL }
         self.scheme = scheme
         self.authority = authority
         self.path = path
     }
 
     /// Points the head at `url` (see ``init(method:url:headerFields:)``).
-    /// - Throws: ``NetworkError/invalidURL``; the head is then unchanged.
+    /// - Throws: as ``init(method:url:headerFields:)``; the head is then unchanged.
     public mutating func setURL(_ url: URL) throws(NetworkError) {
         let target = try Self.target(of: url)
-        try setTarget(scheme: target.scheme, authority: target.authority, path: target.path)
+        scheme = target.scheme
+        authority = target.authority
+        path = target.path
     }
 
     /// Replaces the path and query.
@@ -146,18 +164,40 @@ public struct HTTPRequestHead: Sendable, Hashable {
 
     // MARK: Checks
 
-    /// The parts of an absolute URL as they go on the wire.
+    /// The parts of an absolute URL as they go on the wire, each checked.
+    /// - Throws: ``NetworkError/invalidBaseURL(url:rule:)`` naming the first rule `url` breaks.
     static func target(of url: URL) throws(NetworkError) -> (scheme: String, authority: String, path: String) {
         let url = url.baseURL == nil ? url : url.absoluteURL
-        guard let scheme = url.scheme, !scheme.isEmpty, var host = url.host(percentEncoded: true), !host.isEmpty else {
-            throw .invalidURL
+        guard let scheme = url.scheme, !scheme.isEmpty else { throw .invalidBaseURL(url, .noScheme) }
+        guard var host = url.host(percentEncoded: true), !host.isEmpty else {
+            throw .invalidBaseURL(url, missingHostRule(url, scheme: scheme))
         }
+        guard isValidScheme(scheme) else { throw .invalidBaseURL(url, .unsupportedScheme) }
         if host.utf8.contains(UInt8(ascii: ":")), !host.hasPrefix("[") { host = "[" + host + "]" }
         let authority = url.port.map { host + ":\($0)" } ?? host
+        guard isValidAuthority(authority) else { throw .invalidBaseURL(url, .invalidAuthority) }
         var path = url.path(percentEncoded: true)
         if path.isEmpty { path = "/" }
         if let query = url.query(percentEncoded: true) { path += "?" + query }
+        guard isValidPath(path) else { throw .invalidBaseURL(url, .invalidTarget) }
         return (scheme, authority, path)
+    }
+
+    /// Why `url`, whose scheme is `scheme`, has no host: an `http` or `https` URL without one
+    /// (``NetworkError/BaseURLRule/noHost``); a host and port whose host reads as a scheme, `localhost:8080`
+    /// (``NetworkError/BaseURLRule/noScheme``); or another scheme, `mailto:` or `file:///`
+    /// (``NetworkError/BaseURLRule/unsupportedScheme``).
+    private static func missingHostRule(_ url: URL, scheme: String) -> NetworkError.BaseURLRule {
+        if isHTTPScheme(scheme) { return .noHost }
+        // What follows `scheme:`: a port (`8080`, `443/v1`) says the scheme was forgotten.
+        let rest = url.absoluteString.utf8.dropFirst(scheme.utf8.count + 1)
+        if let first = rest.first, isDigit(first) { return .noScheme }
+        return .unsupportedScheme
+    }
+
+    /// Whether `scheme` is `http` or `https`, in any case: the schemes a base URL may have.
+    static func isHTTPScheme(_ scheme: String) -> Bool {
+        HeaderValidation.namesMatch(scheme, "http") || HeaderValidation.namesMatch(scheme, "https")
     }
 
     static func isValidScheme(_ scheme: String) -> Bool {

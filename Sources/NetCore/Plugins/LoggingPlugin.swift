@@ -170,6 +170,24 @@ public struct LoggingPlugin: Plugin {
         }
     }
 
+    /// Logs at `error` level a request the engine refused while building it (a base URL, path, header or body it
+    /// cannot send): nothing was sent and no other hook ran, so this is the one line its failure gets.
+    ///
+    /// `GET /users/1 was not sent: NetworkError: The base URL "localhost:8080" is invalid: it has no scheme; …`: the
+    /// path is cut at its first `?` or `#`, the error described as ``didFinish(_:result:metrics:)`` describes it.
+    package func logUnsent(method: HTTPMethod, path: String, error: any Error) {
+        guard !(error is CancellationError) else { return }
+        logger.log(.error) {
+            let description = LogRedaction.describe(error)
+            var failure = NetworkLogRecord(
+                level: .error, event: .failure,
+                message: "\(method.rawValue) \(NetworkError.printablePath(path)) was not sent: \(description)",
+                method: method)
+            failure.error = description
+            return failure
+        }
+    }
+
     /// Logs a cancellation at `notice` level.
     public func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics) async {
         logger.log(.notice) {

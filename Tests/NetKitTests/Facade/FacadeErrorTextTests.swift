@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 import Testing
 import NetKit
 import NetKitTesting
@@ -38,6 +39,60 @@ struct FacadeErrorTextTests {
         #expect(error == .invalidPath(path: "/a/../admin", rule: .dotSegment))
         #expect(texts(error).allSatisfy { $0 == #"The path "/a/../admin" is invalid: it has a ".." segment"# })
         #expect(stub.requestCount == 0)
+    }
+
+    @Test(
+        "a base URL the engine refuses is still NetworkError.invalidURL through the facade, logged once with its rule",
+        arguments: [
+            (
+                "localhost:8080",
+                #"it has no scheme; write it with one, as "http://localhost:8080" or "https://api.example.com""#
+            ),
+            (
+                "ftp://ann:pa55@files.example.com/pub?key=s3cr3t",
+                #"its scheme is not http or https, the only schemes NetKit sends requests to; write it as "#
+                    + #""https://host/path""#
+            ),
+        ])
+    func badBaseURL(base: String, reason: String) async throws {
+        let lines = Mutex<[String]>([])
+        let stub = StubTransport { _, _ in .status(204) }
+        let manager = NetworkManager(baseURL: URL(string: base)!, transport: stub)
+        manager.logger = NetworkLogger(subsystem: "test", minimumLevel: .debug) { level, message in
+            lines.withLock { $0.append("\(level.name): \(message)") }
+        }
+        do {
+            _ = try await manager.send(Traversal(), accessToken: nil)
+            Issue.record("the request was sent")
+        } catch NetworkError.invalidURL {
+            // EKNetwork's contract: the case users catch.
+        }
+        let shown = base.hasPrefix("ftp") ? "ftp://files.example.com/pub?…" : base
+        #expect(
+            lines.withLock { $0 } == [
+                "error: GET /a/../admin was not sent: NetworkError: The base URL \"\(shown)\" is invalid: \(reason)"
+            ])
+        let executor = RequestExecutor(transport: stub)
+        let error = try await #require(throws: NetworkError.self) {
+            try await executor.send(Traversal(), baseURL: URL(string: base)!)
+        }
+        #expect(error.description == "The base URL \"\(shown)\" is invalid: \(reason)")
+        #expect(stub.requestCount == 0)
+    }
+
+    @Test("a bad path through the facade is logged once, naming its rule")
+    func badPathLoggedOnce() async throws {
+        let lines = Mutex<[String]>([])
+        let manager = NetworkManager(baseURL: stubBase, transport: StubTransport { _, _ in .status(204) })
+        manager.logger = NetworkLogger(subsystem: "test", minimumLevel: .debug) { level, message in
+            lines.withLock { $0.append("\(level.name): \(message)") }
+        }
+        await #expect(throws: NetworkError.invalidURL) { try await manager.send(Traversal(), accessToken: nil) }
+        #expect(
+            lines.withLock { $0 } == [
+                #"error: GET /a/../admin was not sent: NetworkError: The path "/a/../admin" is invalid: it has a ".." "#
+                    + "segment"
+            ])
     }
 
     @Test("a transport failure is a URLError whose text names the kind and the host, on one line")
