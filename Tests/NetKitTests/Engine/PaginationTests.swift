@@ -1,5 +1,6 @@
 import Foundation
 import NetKitTesting
+import Synchronization
 import Testing
 import NetKit
 
@@ -219,6 +220,49 @@ struct PaginationTests {
         #expect(pages.map(\.number) == [1, 2, 3], "a link with an anchor is about another resource: not followed")
         #expect(stub.requests.map(\.head.path) == ["/v1/users", "/v1/users?page=2", "/v2/people?after=x%2Fy"])
         #expect(pages.last?.url?.absoluteString == "https://api.test/v2/people?after=x%2Fy")
+    }
+
+    @Test("every page takes send's road: plugins see each page, a redirect is followed, a 503 is retried")
+    func oneRoad() async throws {
+        struct Retrying: NetworkRequest {
+            typealias Response = [User]
+            var path: String { "/users" }
+            var method: HTTPMethod { .get }
+            var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 1, delay: 0, jitter: .none) }
+        }
+        let hits = Mutex<[String: Int]>([:])
+        let stub = StubTransport { request, _ in
+            let path = request.head.path
+            let hit = hits.withLock { counts in
+                counts[path, default: 0] += 1
+                return counts[path, default: 0]
+            }
+            switch path {
+            case "/v1/users":
+                return StubTransport.Reply.json(Self.users(1)).header("Link", "</v1/old?page=2>; rel=next")
+            case "/v1/old?page=2": return .status(302, headers: ["Location": "/v1/users?page=2"])
+            case "/v1/users?page=2" where hit == 1: return .status(503)
+            case "/v1/users?page=2":
+                return StubTransport.Reply.json(Self.users(2)).header("Link", "<?page=3>; rel=next")
+            case "/v1/users?page=3": return .json(Self.users(3))
+            default: return .status(404)
+            }
+        }
+        let log = EventLog()
+        var executor = RequestExecutor(transport: stub)
+        executor.plugins = [HookRecorder(name: "p", priority: .normal, log: log)]
+        let (pages, error) = await Self.collect(executor.pages(of: Retrying(), baseURL: stubBase, next: .linkHeader))
+        #expect(error == nil)
+        #expect(pages.map { $0.value.map(\.id) } == [[1], [2], [3]])
+        #expect(pages[1].url?.absoluteString == "https://api.test/v1/users?page=2", "where the redirect led")
+        #expect(pages[1].metrics.attempts > 1, "the 503 was retried")
+        // A retry starts the page again from the link's URL, its redirect included, as `send` does.
+        #expect(
+            stub.requests.map(\.head.path) == [
+                "/v1/users", "/v1/old?page=2", "/v1/users?page=2", "/v1/old?page=2", "/v1/users?page=2",
+                "/v1/users?page=3",
+            ])
+        #expect(log.matching("didFinish:200").count == 3, "the plugin saw every page")
     }
 
     @Test("a page's failure ends the sequence with the error send would throw, after the pages before it")
