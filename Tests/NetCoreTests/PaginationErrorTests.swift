@@ -17,6 +17,7 @@ struct PaginationErrorTests {
                 ["page 4", "http://cdn.example.net:8080", "https://api.example.com", "followsLinksToOtherOrigins"]
             ),
             (.unsupportedScheme("ftp"), ["page 4", "\"ftp\"", "only http and https"]),
+            (.insecureDowngrade, ["page 4", "leaves https for http", "allowsInsecureDowngrade"]),
             (.invalidLink, ["page 4", "cannot be read as a URL"]),
         ])
     func words(reason: PaginationError.Reason, naming parts: [String]) {

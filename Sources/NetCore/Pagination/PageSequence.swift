@@ -19,8 +19,9 @@ import Foundation
 /// found by a `Link` header (``NextPageLink``) or by a cursor closure; the sequence ends when there is none.
 ///
 /// It is bounded and refuses to be led astray (see ``PaginationPolicy``): at most ``PaginationPolicy/maxPages``
-/// pages; a link back to a page already fetched, a link to another origin (unless allowed), or one that is not
-/// `http` or `https` ends it with ``PaginationError``, after the pages before it have been delivered. Each iteration
+/// pages; a link back to a page already fetched, a link to another origin (unless allowed), from `https` to `http`
+/// (unless the engine's redirect policy allows that), or one that is not `http` or `https` ends it with
+/// ``PaginationError``, after the pages before it have been delivered. Each iteration
 /// starts again from the first page.
 public struct PageSequence<Request: Endpoint & Sendable>: AsyncSequence, Sendable {
     /// A page of the list.
@@ -135,6 +136,10 @@ public struct PageSequence<Request: Endpoint & Sendable>: AsyncSequence, Sendabl
             }
             guard let origin = HTTPOrigin(url) else {
                 throw PaginationError(.invalidLink, page: page.number, url: url, from: from)
+            }
+            // The rule of redirects: never from https to http unless the engine allows it.
+            if from?.isSecure == true, !origin.isSecure, !sequence.executor.redirectPolicy.allowsInsecureDowngrade {
+                throw PaginationError(.insecureDowngrade, page: page.number, url: url, from: from)
             }
             if !sequence.policy.followsLinksToOtherOrigins, origin != from {
                 throw PaginationError(.otherOrigin(origin), page: page.number, url: url, from: from)

@@ -24,6 +24,9 @@ public struct PaginationError: Error, Sendable, Equatable, CustomStringConvertib
         /// The next link leads to another origin than the page that named it, and
         /// ``PaginationPolicy/followsLinksToOtherOrigins`` is off: the link's origin.
         case otherOrigin(HTTPOrigin)
+        /// The next link leaves `https` for `http`, and the engine's `redirectPolicy` does not allow that
+        /// (``RedirectPolicy/allowsInsecureDowngrade``).
+        case insecureDowngrade
         /// The next link is not an `http` or `https` URL: its scheme.
         case unsupportedScheme(String)
         /// The next link cannot be read as a URL (or is relative to a page whose URL is unknown).
@@ -63,6 +66,10 @@ public struct PaginationError: Error, Sendable, Equatable, CustomStringConvertib
             return "Refused page \(page)'s next link to \(origin): it is another origin\(source). Set"
                 + " PaginationPolicy.followsLinksToOtherOrigins if you trust it (credentials still go only where"
                 + " credentialScope allows)."
+        case .insecureDowngrade:
+            return "Refused page \(page)'s next link\(link): it leaves https for http, where anyone on the way could"
+                + " read or change the page. Allow it with the engine's RedirectPolicy.allowsInsecureDowngrade only"
+                + " if you must."
         case .unsupportedScheme(let scheme):
             return "Refused page \(page)'s next link with the scheme \"\(HeaderValidation.printable(scheme))\": only"
                 + " http and https links are followed."

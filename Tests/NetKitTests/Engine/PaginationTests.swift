@@ -197,6 +197,30 @@ struct PaginationTests {
         #expect(allowing.requests[1].value(forHeader: "Authorization") == nil, "credentials stay with their origin")
     }
 
+    @Test("a link from https to http is refused, even to another origin allowed, unless the redirect policy allows it")
+    func insecureDowngrade() async throws {
+        let pages: [String: (id: Int, link: String?)] = [
+            "/v1/users": (1, "<http://api.test/v1/users?page=2>; rel=next"),
+            "/v1/users?page=2": (2, nil),
+        ]
+        let stub = Self.stub(pages)
+        let policy = PaginationPolicy(followsLinksToOtherOrigins: true)
+        let refused = await Self.collect(
+            RequestExecutor(transport: stub).pages(
+                of: ListUsers(), baseURL: stubBase, next: .linkHeader, policy: policy))
+        #expect(refused.pages.count == 1)
+        #expect((refused.error as? PaginationError)?.reason == .insecureDowngrade)
+        #expect(stub.requestCount == 1)
+
+        let allowing = Self.stub(pages)
+        var executor = RequestExecutor(transport: allowing)
+        executor.redirectPolicy.allowsInsecureDowngrade = true
+        let followed = await Self.collect(
+            executor.pages(of: ListUsers(), baseURL: stubBase, next: .linkHeader, policy: policy))
+        #expect(followed.error == nil)
+        #expect(allowing.requests.map { $0.head.scheme } == ["https", "http"])
+    }
+
     @Test("a link to a scheme other than http(s) is refused")
     func unsupportedScheme() async throws {
         let stub = Self.stub(["/v1/users": (1, "<file:///etc/passwd>; rel=next")])
