@@ -45,6 +45,7 @@ let package = Package(
         harness("fuzz-request-url", ["NetCore"]),
         harness("fuzz-header-fields", ["NetCore"]),
         harness("fuzz-cookies", ["NetCore"]),
+        harness("fuzz-link-header", ["NetCore"]),
         harness("fuzz-cache-headers", ["NetCore"], reachesPackage: true),
     ]
 )

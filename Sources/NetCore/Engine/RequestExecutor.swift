@@ -160,7 +160,7 @@ public struct RequestExecutor: Sendable {
 
     /// Runs `body`, one request's road, with this engine's defaults bound for the request's properties that keep
     /// ``Endpoint``'s (its encoder, decoder and retry policy are read during the road), on the caller's actor.
-    nonisolated(nonsending) private func withDefaults<Value>(
+    nonisolated(nonsending) func withDefaults<Value>(
         _ body: nonisolated(nonsending) () async throws -> Value
     ) async throws -> Value {
         guard let defaults = endpointDefaults else { return try await body() }
@@ -203,13 +203,16 @@ public struct RequestExecutor: Sendable {
         )
     }
 
-    /// The road of `send` and `response`: build, the stages, decode. `measures`: whether the caller wants the
-    /// metrics; when neither it nor a plugin does, the request ends without them.
-    nonisolated(nonsending) private func perform<Request: Endpoint>(
+    /// The road of `send`, `response` and `pages`: build, the stages, decode. `measures`: whether the caller wants
+    /// the metrics; when neither it nor a plugin does, the request ends without them. `target`: an absolute URL the
+    /// request goes to instead of its own (a page's `Link`), its query kept exactly; the credential guard is the one
+    /// of the request as built, so credentials still go only where ``credentialScope`` allows.
+    nonisolated(nonsending) func perform<Request: Endpoint>(
         _ request: Request,
         baseURL: URL,
         credentials: any CredentialProvider,
-        measures: Bool
+        measures: Bool,
+        target: URL? = nil
     ) async throws -> (value: Request.Response, received: ReceivedResponse, metrics: RequestMetrics?) {
         var built: TransportRequest
         do {
@@ -222,6 +225,13 @@ public struct RequestExecutor: Sendable {
         let plugins = pluginList(adding: request.plugins)
         declareCredentials(in: &built, plugins: plugins)
         let credentialGuard = self.credentialGuard(for: built, baseURL: baseURL, ownFields: request)
+        if let target {
+            do {
+                try built.head.setURL(target)
+            } catch {
+                throw presentation.present(error)
+            }
+        }
         let mayRepeat =
             request.allowsRetry && built.isReplayable
             && RetryPolicy.allowsRepeating(
