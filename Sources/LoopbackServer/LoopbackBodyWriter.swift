@@ -68,6 +68,31 @@ public final class LoopbackBodyWriter: Sendable {
         write(Data(text.utf8))
     }
 
+    /// Sends `bytes` `count` times, each time as a chunk of its own with chunked framing, packed into writes of about
+    /// 64 KiB: a flood of tiny chunks as fast as the socket takes it (a write per chunk would make the server, not
+    /// the client, what sets its pace).
+    /// - Returns: as for `write(_:)`; after `false` the body ends after a whole number of chunks.
+    @discardableResult
+    public func write(_ bytes: [UInt8], times count: Int) -> Bool {
+        guard !bytes.isEmpty, count > 0 else { return true }
+        let piece = wire == .chunked ? Array("\(String(bytes.count, radix: 16))\r\n".utf8) + bytes + [13, 10] : bytes
+        let perWrite = max(1, (64 << 10) / piece.count)
+        var batch: [UInt8] = []
+        batch.reserveCapacity(perWrite * piece.count)
+        var remaining = count
+        // Each round sends at least one piece or returns.
+        while remaining > 0 {
+            let pieces = min(perWrite, remaining)
+            batch.removeAll(keepingCapacity: true)
+            for _ in 0..<pieces { batch += piece }
+            guard batch.withUnsafeBytes({ send($0, framed: false, payload: pieces * bytes.count) }) else {
+                return false
+            }
+            remaining -= pieces
+        }
+        return true
+    }
+
     /// Sends the next `byteCount` bytes of ``LoopbackBodyPattern``, continuing from the body's
     /// current length, straight from one shared buffer: a body of any size costs no memory.
     ///
@@ -202,16 +227,19 @@ public final class LoopbackBodyWriter: Sendable {
 
     // MARK: - Private
 
-    private func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Sends `bytes` as the next piece of body, framed as a chunk with chunked framing unless `framed` is false (they
+    /// are framed already: `payload` body bytes in them).
+    private func send(_ bytes: UnsafeRawBufferPointer, framed: Bool = true, payload: Int? = nil) -> Bool {
         state.withLock { state in
             guard state.phase == .open && !state.clientClosed else { return false }
             guard !bytes.isEmpty else { return true }
-            if case let .contentLength(length) = wire, state.bytesWritten + bytes.count > length {
+            let payload = payload ?? bytes.count
+            if case let .contentLength(length) = wire, state.bytesWritten + payload > length {
                 drop(&state)
                 return false
             }
             let sent: Bool
-            if wire == .chunked {
+            if wire == .chunked && framed {
                 let sizeLine = Array("\(String(bytes.count, radix: 16))\r\n".utf8)
                 let crlf: StaticString = "\r\n"
                 sent = sizeLine.withUnsafeBytes { sizeLine in
@@ -224,7 +252,7 @@ public final class LoopbackBodyWriter: Sendable {
                 markBroken(&state)
                 return false
             }
-            state.bytesWritten += bytes.count
+            state.bytesWritten += payload
             return true
         }
     }

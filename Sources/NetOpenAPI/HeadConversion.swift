@@ -27,7 +27,11 @@ enum HeadConversion {
         do {
             head = try NetCore.HTTPRequestHead(method: method, url: baseURL)
         } catch {
-            throw .invalidBaseURL(reason: "it needs a scheme and a host the wire can carry")
+            // The one rule the base URL broke, in NetKit's words (which never show its userinfo or query).
+            guard case .invalidBaseURL(_, let rule) = error else {
+                throw .invalidBaseURL(reason: "it needs a scheme and a host the wire can carry")
+            }
+            throw .invalidBaseURL(reason: rule.reason)
         }
         if head.query != nil { throw .invalidBaseURL(reason: "it has a query; the client's path brings its own") }
         var base = head.pathWithoutQuery

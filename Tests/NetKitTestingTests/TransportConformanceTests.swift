@@ -50,18 +50,28 @@ struct TransportConformanceTests {
         func send(_ request: TransportRequest) async throws -> TransportResponse {
             var request = request
             if let body = request.body {
-                let reader = try body.makeReader()
-                defer { reader.close() }
-                var data = Data()
-                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
-                defer { buffer.deallocate() }
-                // Each round reads at least one byte or ends.
-                while case let count = try reader.read(into: buffer), count > 0 {
-                    data.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                // On a thread of its own, as a transport that reads a body must: the producer may block (this
+                // check's does, for seconds), and the cooperative pool has only a thread per core.
+                let data = try await withCheckedThrowingContinuation { continuation in
+                    Thread { continuation.resume(with: Result { try Self.gather(body) }) }.start()
                 }
                 request.body = UploadSource(stream: InputStream(data: data), length: body.length)
             }
             return try await base.send(request)
+        }
+
+        /// All of `body`, read to its end.
+        static func gather(_ body: UploadSource) throws -> Data {
+            let reader = try body.makeReader()
+            defer { reader.close() }
+            var data = Data()
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+            defer { buffer.deallocate() }
+            // Each round reads at least one byte or ends.
+            while case let count = try reader.read(into: buffer), count > 0 {
+                data.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            }
+            return data
         }
     }
 

@@ -48,15 +48,20 @@ struct HeadConversionTests {
         #expect(converted.headerFields.count == 3)
     }
 
-    @Test("a server URL with a query, or without a host, is refused with the reason")
+    @Test("a server URL with a query, another scheme or none, is refused with the one reason")
     func badBase() {
         #expect(
             throws: OpenAPITransportError.invalidBaseURL(reason: "it has a query; the client's path brings its own")
         ) {
             try HeadConversion.head(of: request(.get, "/x"), baseURL: URL(string: "https://api.test/?k=v")!)
         }
-        #expect(throws: OpenAPITransportError.self) {
+        #expect(throws: OpenAPITransportError.invalidBaseURL(reason: NetworkError.BaseURLRule.unsupportedScheme.reason))
+        {
             try HeadConversion.head(of: request(.get, "/x"), baseURL: URL(string: "file:///tmp")!)
+        }
+        // The one rule NetKit's head found broken, not a list of every rule.
+        #expect(throws: OpenAPITransportError.invalidBaseURL(reason: NetworkError.BaseURLRule.noScheme.reason)) {
+            try HeadConversion.head(of: request(.get, "/x"), baseURL: URL(string: "localhost:8080")!)
         }
     }
 }

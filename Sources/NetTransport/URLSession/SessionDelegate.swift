@@ -335,7 +335,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 guard transfer.stopped == nil else { return (.ignore, nil, nil) }
                 // NetKit stops the transfer: the caller hears `error` now (the cancellation may land late), and
                 // NetKit keeps nothing more of the body meanwhile.
-                func stop(with error: TransportError) -> (ChunkStep, (NetworkProgress, Int64, Int64?)?, DispatchQueue?) {
+                func stop(with error: TransportError) -> (ChunkStep, (NetworkProgress, Int64, Int64?)?, DispatchQueue?)
+                {
                     transfer.stopped = error
                     var writer: ResponseBody.Writer?
                     if case .streamed(let streamed, _) = transfer.delivery { writer = streamed }
