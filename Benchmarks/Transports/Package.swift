@@ -6,6 +6,8 @@
 //   swift build -c release --package-path Benchmarks/Transports
 //   Benchmarks/Transports/.build/release/transport-bench http://127.0.0.1:PORT [small|concurrent|download|all] [rounds]
 //   Benchmarks/Transports/.build/release/transport-bench http://127.0.0.1:PORT memory <transport> [requests]
+//   NETKIT_BENCH_BOUNDS_TRANSPORTS=ahc NETKIT_BENCH_BOUNDS_CHILD=Benchmarks/Transports/.build/release/transport-bench \
+//       .build/release/netkit-bench bounds 1      # the bounds cases over AsyncHTTPClient (Docs/Performance.md)
 import PackageDescription
 
 let package = Package(

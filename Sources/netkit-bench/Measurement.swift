@@ -20,15 +20,6 @@ struct Measurement {
     }
 }
 
-/// The process's peak resident set size in MiB (Linux: VmHWM), or nil where unknown.
-func peakResidentMiB() -> Double? {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-        let kilobytes = Double(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1])
-    else { return nil }
-    return kilobytes / 1024
-}
-
 func format(_ value: Double, _ digits: Int = 2) -> String {
     String(format: "%.\(digits)f", value)
 }

@@ -537,16 +537,3 @@ final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
         waiter?.resume(with: result)
     }
 }
-
-/// User plus system CPU time this process has used so far.
-func processCPUSeconds() -> Double {
-    var usage = rusage()
-    #if canImport(Glibc)
-    let who = __rusage_who_t(RUSAGE_SELF.rawValue)
-    #else
-    let who = RUSAGE_SELF
-    #endif
-    guard getrusage(who, &usage) == 0 else { return 0 }
-    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-}

@@ -4,6 +4,9 @@
 //   transport-bench <base-url> [small|concurrent|download|all] [rounds]
 //   transport-bench <base-url> memory <urlsession|netkit-urlsession|ahc|netkit-ahc> [requests]
 //   transport-bench <base-url> profile <transport> <requests> <in-flight>    (one client alone, for a profiler)
+//   transport-bench __bounds-child <idle|send|stream|paused|sse> <urlsession|ahc> <URL> [seconds]
+//       one road of netkit-bench's bounds cases, run by it: NETKIT_BENCH_BOUNDS_CHILD=<this program>
+//       NETKIT_BENCH_BOUNDS_TRANSPORTS=ahc netkit-bench bounds
 import AsyncHTTPClient
 import Foundation
 #if canImport(FoundationNetworking)
@@ -13,6 +16,10 @@ import NetAsyncHTTPClient
 import NetKit
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == BoundsChild.command {
+    try await BoundsChild.run(Array(arguments.dropFirst()))
+    exit(0)
+}
 guard let first = arguments.first, let base = URL(string: first), base.host == "127.0.0.1" || base.host == "localhost"
 else {
     print("usage: transport-bench http://127.0.0.1:PORT [small|concurrent|download|all|memory] …")

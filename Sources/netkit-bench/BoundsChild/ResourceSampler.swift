@@ -30,7 +30,7 @@ final class ResourceSampler: Sendable {
                     $0.peakSpillBytes = max($0.peakSpillBytes, spill)
                     $0.residentBytes = resident
                 }
-                Thread.sleep(forTimeInterval: Measurement.seconds(Self.interval))
+                Thread.sleep(forTimeInterval: BoundsChild.seconds(Self.interval))
             }
         }
         thread.start()

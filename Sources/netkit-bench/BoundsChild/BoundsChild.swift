@@ -9,6 +9,11 @@ import Synchronization
 /// line on stdout.
 ///
 ///   netkit-bench __bounds-child <idle|send|stream|paused|sse> <transport> <URL> [seconds]
+///   transport-bench __bounds-child <idle|send|stream|paused|sse> <transport> <URL> [seconds]
+///
+/// This folder is compiled by both programs (Benchmarks/Transports links it into transport-bench, which has the
+/// AsyncHTTPClient trait), so it uses only Foundation and NetKit. Each program says which transports it has in an
+/// extension of its own: `BoundsChild.transports`.
 ///
 /// - `idle`: one small request (the memory and CPU reference);
 /// - `send`: `NetworkManager.send` of the body as `Data` (the whole-body road, `responseSizeLimit` 64 MiB);
@@ -60,13 +65,14 @@ enum BoundsChild {
         guard arguments.count >= 3, let road = Road(rawValue: arguments[0]), let url = URL(string: arguments[2]),
             let base = URL(string: "/", relativeTo: url)?.absoluteURL
         else {
-            fatalError("usage: netkit-bench \(command) <idle|send|stream|paused|sse> <transport> <URL> [seconds]")
+            fatalError("usage: \(command) <idle|send|stream|paused|sse> <transport> <URL> [seconds]")
         }
-        guard let transport = makeTransport(arguments[1]) else {
-            FileHandle.standardError.write(Data("unknown transport \(arguments[1]): this build has urlsession\n".utf8))
+        guard let makeTransport = transports[arguments[1]] else {
+            let names = transports.keys.sorted().joined(separator: ", ")
+            FileHandle.standardError.write(Data("unknown transport \(arguments[1]): this build has \(names)\n".utf8))
             exit(2)
         }
-        let manager = NetworkManager(baseURL: base, transport: transport)
+        let manager = NetworkManager(baseURL: base, transport: makeTransport())
         let path = url.path.isEmpty ? "/" : url.path
         let sampler = ResourceSampler()
         let clock = ContinuousClock()
@@ -84,7 +90,7 @@ enum BoundsChild {
                 if road == .paused, let first = try await chunks.next() {
                     result.bytes += first.count
                     result.chunks += 1
-                    result.pausedSeconds = Measurement.seconds(try await sampler.waitUntilQuiet())
+                    result.pausedSeconds = seconds(try await sampler.waitUntilQuiet())
                 }
                 while let chunk = try await chunks.next() {
                     result.bytes += chunk.count
@@ -98,7 +104,7 @@ enum BoundsChild {
         } catch {
             result.outcome = describe(error)
         }
-        result.seconds = Measurement.seconds(clock.now - start)
+        result.seconds = seconds(clock.now - start)
         sampler.stop()
         result.cpuSeconds = processCPUSeconds()
         result.peakKiB = (peakResidentMiB() ?? 0) * 1024
@@ -128,9 +134,8 @@ enum BoundsChild {
         return await task.value
     }
 
-    /// The transport a bounds case runs over, with its defaults: only URLSession in this package (no traits).
-    static func makeTransport(_ name: String) -> (any HTTPTransport)? {
-        name == "urlsession" ? URLSessionTransport() : nil
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The error's type and text, on one line, at most 160 characters.
