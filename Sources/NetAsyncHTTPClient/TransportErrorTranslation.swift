@@ -44,11 +44,14 @@ enum TransportErrorTranslation {
                 : TransportError(.cancelled, host: host, detail: "CancellationError", underlying: error)
         case _ where isDecompressionError(error):
             // Sending again would inflate the same bytes: a malformed response that is not transient.
+            // SwiftNIO's limit error describes itself as "limit" alone: the sentence says which limit.
             let detail =
                 "\(error)".contains("limit")
-                ? "the decoded body grew past the decompression limit" : "the compressed body could not be decoded"
-            return TransportError.undecodableBody(
-                host: host, detail: "\(detail) (\(String(describing: error)))", underlying: error)
+                ? "the decoded body grew past the decompression limit, more than the client's ratio (by default "
+                    + "\(AsyncHTTPClientTransport.defaultDecompressionRatio) times the compressed bytes received): a "
+                    + "compression bomb, or a body NetKit will not inflate"
+                : "the compressed body could not be decoded (\(String(describing: error)))"
+            return TransportError.undecodableBody(host: host, detail: detail, underlying: error)
         case let error as HTTPClientError:
             if taskIsCancelled, error == .cancelled || error == .requestStreamCancelled { return CancellationError() }
             return TransportError(

@@ -26,6 +26,15 @@ struct TransportErrorHintTests {
         #expect(other.location == "proxy.test")
     }
 
+    @Test("a body NetKit refuses to decode points at the coding, not at the port or the protocol")
+    func undecodableBodyHint() throws {
+        let bomb = ContentCoding.bomb(host: nil, encoded: 1_000, decoded: 100_001).located(at: try head())
+        #expect(
+            bomb.hint == "Ask the server for gzip, deflate or no coding (the request's Accept-Encoding field)")
+        #expect(bomb.description.contains("100001 bytes from 1000 encoded"), "\(bomb)")
+        #expect(!bomb.description.contains("plain HTTP"), "\(bomb)")
+    }
+
     @Test("each kind whose cause is usually outside the program has a hint; the text never shows a path or query")
     func hints() throws {
         let head = try head()

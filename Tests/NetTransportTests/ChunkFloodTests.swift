@@ -43,6 +43,9 @@ struct ChunkFloodTests {
         let failure = error as? TransportError
         #expect(failure?.kind == .badResponse, "got \(String(describing: error)) after \(received) bytes")
         #expect(failure?.host == "127.0.0.1")
+        // Never retried: the same request would meet the same flood.
+        #expect(failure?.isTransient == false)
+        #expect(failure?.hint == nil, "the detail names the transport without the cost; no guess about the port")
         let text = failure.map { "\($0)" } ?? ""
         #expect(text.contains("tiny chunks"), "\(text)")
         #expect(text.contains("FoundationNetworking"), "\(text)")

@@ -11,6 +11,7 @@ extension TransportError {
     /// program: `Is a server running and listening on 127.0.0.1:8765? Nothing accepted the connection there.`
     /// `nil` for the kinds the text already explains (a cancellation, say).
     public var hint: String? {
+        if let advice { return advice }
         let there = location ?? "the server"
         switch kind {
         case .cannotConnect:
@@ -25,6 +26,9 @@ extension TransportError {
                 + "retry policy"
         case .notConnected:
             return "Check this device's network connection"
+        case .badResponse where isPermanent:
+            // A response NetKit refused for what it is, well-formed: the detail says why.
+            return nil
         case .badResponse:
             return "What came from \(there) is not a well-formed HTTP response: is it the right port, and does it "
                 + "speak plain HTTP where the URL says http:?"

@@ -41,12 +41,16 @@ public struct TransportError: Error, Sendable {
     /// Whether the same failure would come again however often the request is sent, although its ``kind`` is one
     /// that may pass: set for a response whose body NetKit refuses to hand over because it cannot decode it whole (a
     /// content coding it does not decode, data that does not decode, a body that inflates past the decompression
-    /// limit), which the server would send the same way again.
+    /// limit) or stopped for its shape (a flood of tiny chunks over URLSession), which the server would send the same
+    /// way again.
     package var isPermanent = false
+    /// What to do, when the failure's own cause decides it rather than its kind (a coding NetKit does not decode):
+    /// ``hint`` then says this.
+    package var advice: String?
 
     /// Whether another attempt may succeed: a refused, reset or lost connection, a timeout, a failed name lookup,
     /// no network, or a malformed response — unless the server would send the same malformed response again (a body
-    /// in a content coding NetKit does not decode, or one that does not decode whole). Retries still need an
+    /// in a content coding NetKit does not decode, one that does not decode whole, a flood of tiny chunks). Retries still need an
     /// idempotent request and a replayable body.
     public var isTransient: Bool { kind.isTransient && !isPermanent }
 
@@ -57,6 +61,7 @@ public struct TransportError: Error, Sendable {
     {
         var error = TransportError(.badResponse, host: host, detail: detail, underlying: underlying)
         error.isPermanent = true
+        error.advice = "Ask the server for gzip, deflate or no coding (the request's Accept-Encoding field)"
         return error
     }
 

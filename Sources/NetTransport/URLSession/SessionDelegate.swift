@@ -348,9 +348,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 }
                 if Self.countsTinyChunks, transfer.tinyChunks.record(chunkOf: data.count, at: .now) == .exceeded {
                     // The cancellation cannot land before the flood pauses (see TinyChunkBudget).
-                    return stop(
-                        with: TransportError(
-                            .badResponse, host: transfer.origin?.host(), detail: transfer.tinyChunks.explanation))
+                    var flood = TransportError(
+                        .badResponse, host: transfer.origin?.host(), detail: transfer.tinyChunks.explanation)
+                    // Sent again, the request would meet the same flood, at the same cost.
+                    flood.isPermanent = true
+                    return stop(with: flood)
                 }
                 transfer.received += Int64(data.count)
                 if let limit = transfer.decodedLimit, transfer.received > limit {
