@@ -34,8 +34,9 @@ public struct LinkHeader: Sendable, Hashable {
         /// Every parameter in order, names lowercased; a parameter without `=` has a `nil` value.
         public let parameters: [Parameter]
 
-        /// Creates a link from its parts (the parser's result; for tests and hand-built links).
-        public init(target: String, url: URL?, relations: [String], parameters: [Parameter]) {
+        /// Creates a link from its parts: the parser's result. (A caller builds links from field values, with
+        /// ``LinkHeader/init(fieldValues:base:limits:)``.)
+        init(target: String, url: URL?, relations: [String], parameters: [Parameter]) {
             self.target = target
             self.url = url
             self.relations = relations
@@ -64,7 +65,7 @@ public struct LinkHeader: Sendable, Hashable {
         public let value: String?
 
         /// Creates a parameter; `name` is lowercased.
-        public init(name: String, value: String?) {
+        init(name: String, value: String?) {
             self.name = HeaderValidation.lowercased(name)
             self.value = value
         }
