@@ -20,6 +20,8 @@ struct ChunkQueueStateMachineTests {
     @dynamicMemberLookup
     final class Driven {
         private var machine: Machine
+        /// What the last ``nextRead(mayWait:)`` asked of the queue besides the read.
+        private(set) var readEffects = Effects()
 
         init(_ machine: Machine) { self.machine = machine }
 
@@ -29,11 +31,14 @@ struct ChunkQueueStateMachineTests {
         func finish(throwing error: (any Error)?) -> Effects { machine.finish(throwing: error) }
         func fail(_ error: any Error) -> Effects { machine.fail(error) }
         func abandon() -> Effects { machine.abandon() }
-        func nextRead(mayWait: Bool) -> Machine.Read { machine.nextRead(mayWait: mayWait) }
+        func nextRead(mayWait: Bool) -> Machine.Read {
+            let (read, effects) = machine.nextRead(mayWait: mayWait)
+            readEffects = effects
+            return read
+        }
         func didReadFile(_ result: Result<Data, ResponseBodyError>) -> (Machine.Read, Effects) {
             machine.didReadFile(result)
         }
-        func closeIfOver() -> Bool { machine.closeIfOver() }
         func nextWriterAction() -> Machine.WriterAction { machine.nextWriterAction() }
         func writerDidOpen(_ result: Result<Void, ResponseBodyError>) -> Effects { machine.writerDidOpen(result) }
         func writerDidWrite(_ result: Result<Void, ResponseBodyError>) -> Effects { machine.writerDidWrite(result) }
@@ -80,6 +85,8 @@ struct ChunkQueueStateMachineTests {
         #expect(machine.nextRead(mayWait: true) == .chunk(Self.bytes(0, 60)))
         #expect(machine.nextRead(mayWait: true) == .chunk(Self.bytes(60, 40)))
         #expect(machine.nextRead(mayWait: true) == .end)
+        // No file was made: reaching the end starts nothing.
+        #expect(machine.readEffects == Effects())
         #expect(machine.peakMemoryBytes == 100)
         #expect(machine.nextWriterAction() == .idle)
     }
@@ -129,9 +136,9 @@ struct ChunkQueueStateMachineTests {
         #expect(machine.push(Self.bytes(150, 50)) == (.kept, Effects()))
         #expect(machine.finish(throwing: nil) == Effects(over: true))
         #expect(machine.nextRead(mayWait: true) == .chunk(Self.bytes(150, 50)))
-        #expect(machine.nextRead(mayWait: true) == .end)
         // The consumer reached the end: the file is closed.
-        #expect(machine.closeIfOver())
+        #expect(machine.nextRead(mayWait: true) == .end)
+        #expect(machine.readEffects == Effects(startWriter: true))
         #expect(machine.nextWriterAction() == .close)
         machine.writerDidClose()
         #expect(machine.nextWriterAction() == .idle)
@@ -277,5 +284,217 @@ struct ChunkQueueStateMachineTests {
         let ended = Self.machine()
         #expect(ended.finish(throwing: nil) == Effects(over: true))
         #expect(ended.abandon() == Effects())
+    }
+
+    // MARK: Tables
+
+    struct LimitsRow: Sendable, CustomTestStringConvertible {
+        let bufferLimit: Int
+        let spill: Int?
+        let writeAhead: Int
+        /// Memory, spill and write-ahead as the machine keeps them.
+        let expected: (memory: Int, spill: Int, writeAhead: Int)
+        var testDescription: String {
+            "buffer \(bufferLimit), spill \(spill.map(String.init) ?? "none"), ahead \(writeAhead)"
+        }
+    }
+
+    static let limitsRows: [LimitsRow] = [
+        LimitsRow(bufferLimit: 100, spill: nil, writeAhead: 10, expected: (100, 0, 1)),
+        LimitsRow(bufferLimit: 0, spill: nil, writeAhead: 10, expected: (1, 0, 1)),
+        LimitsRow(bufferLimit: -5, spill: 0, writeAhead: 10, expected: (1, 0, 1)),
+        LimitsRow(bufferLimit: 100, spill: -1, writeAhead: 10, expected: (100, 0, 1)),
+        LimitsRow(bufferLimit: 100, spill: 1000, writeAhead: 0, expected: (100, 1000, 1)),
+        LimitsRow(bufferLimit: 100, spill: 1000, writeAhead: 32 << 20, expected: (100, 1000, 32 << 20)),
+        LimitsRow(bufferLimit: .max, spill: .max, writeAhead: .max, expected: (.max, .max, .max)),
+    ]
+
+    @Test(
+        "a queue's limits: a spill limit of 0 or less is no spill; memory and the write-ahead hold a byte at least",
+        arguments: limitsRows)
+    func limits(_ row: LimitsRow) {
+        let spill = row.spill.map {
+            ChunkQueue.Spill(limit: $0, directory: URL(filePath: "/nonexistent"), writeAhead: row.writeAhead)
+        }
+        let limits = Machine.Limits(bufferLimit: row.bufferLimit, spill: spill)
+        #expect(limits.memory == row.expected.memory)
+        #expect(limits.spill == row.expected.spill)
+        #expect(limits.writeAhead == row.expected.writeAhead)
+    }
+
+    /// A machine brought to a state, a chunk pushed, and what the push must lead to.
+    struct PushRow: Sendable, CustomTestStringConvertible {
+        let name: String
+        var spill = 1000
+        var writeAhead = 300
+        let setup: @Sendable (Driven) -> Void
+        let chunk: Int
+        let push: Machine.Push
+        let effects: Effects
+        /// Unread bytes in memory and on the spill road after the push.
+        let held: (memory: Int, spilled: Int64)
+        var testDescription: String { name }
+    }
+
+    /// Memory holds 100 bytes in every row.
+    static let pushRows: [PushRow] = [
+        PushRow(
+            name: "an empty chunk is kept and changes nothing", setup: { _ in }, chunk: 0, push: .kept,
+            effects: Effects(), held: (0, 0)),
+        PushRow(
+            name: "a waiting consumer with nothing held is handed the chunk",
+            setup: { _ = $0.nextRead(mayWait: true) }, chunk: 10, push: .deliver, effects: Effects(), held: (0, 0)),
+        PushRow(
+            name: "a consumer that looked without waiting is not handed it: memory keeps it",
+            setup: { _ = $0.nextRead(mayWait: false) }, chunk: 10, push: .kept, effects: Effects(), held: (10, 0)),
+        PushRow(
+            name: "up to the memory bound: kept in memory", setup: { _ = $0.push(bytes(0, 60)) }, chunk: 40,
+            push: .kept, effects: Effects(), held: (100, 0)),
+        PushRow(
+            name: "past the memory bound: staged for the writer, which starts", setup: { _ = $0.push(bytes(0, 100)) },
+            chunk: 1, push: .kept, effects: Effects(startWriter: true), held: (100, 1)),
+        PushRow(
+            name: "while the writer runs, a later chunk is staged without a second start",
+            setup: {
+                _ = $0.push(bytes(0, 100))
+                _ = $0.push(bytes(100, 1))
+            }, chunk: 1, push: .kept, effects: Effects(), held: (100, 2)),
+        PushRow(
+            name: "once bytes are on the spill road, later ones follow them there though memory has room",
+            setup: {
+                _ = $0.push(bytes(0, 90))
+                _ = $0.push(bytes(90, 20))
+                _ = $0.nextRead(mayWait: false)
+            }, chunk: 10, push: .kept, effects: Effects(), held: (0, 30)),
+        PushRow(
+            name: "a consumer waiting for a batch being written: the chunk queues behind the batch",
+            setup: {
+                _ = $0.push(bytes(0, 100))
+                _ = $0.push(bytes(100, 50))
+                _ = $0.nextWriterAction()
+                _ = $0.writerDidOpen(.success(()))
+                _ = $0.nextWriterAction()
+                _ = $0.nextRead(mayWait: true)
+                _ = $0.nextRead(mayWait: true)
+            }, chunk: 10, push: .kept, effects: Effects(), held: (0, 60)),
+        PushRow(
+            name: "past the spill limit: the body fails now and drops what it held",
+            setup: {
+                _ = $0.push(bytes(0, 100))
+                _ = $0.push(bytes(100, 300))
+            }, chunk: 701, push: .failed, effects: Effects(over: true, stopTransfer: true), held: (0, 0)),
+        PushRow(
+            name: "the disk fell behind (past the write-ahead): the body fails now",
+            setup: {
+                _ = $0.push(bytes(0, 100))
+                _ = $0.push(bytes(100, 300))
+            }, chunk: 1, push: .failed, effects: Effects(over: true, stopTransfer: true), held: (0, 0)),
+        PushRow(
+            name: "the disk fell behind with a batch being written: the body fails; the batch counts until it is done",
+            setup: {
+                _ = $0.push(bytes(0, 100))
+                _ = $0.push(bytes(100, 300))
+                _ = $0.nextWriterAction()
+                _ = $0.writerDidOpen(.success(()))
+                _ = $0.nextWriterAction()
+            }, chunk: 1, push: .failed, effects: Effects(over: true, stopTransfer: true), held: (0, 300)),
+        PushRow(
+            name: "without a spill: the body fails past the memory bound", spill: 0,
+            setup: { _ = $0.push(bytes(0, 100)) }, chunk: 1, push: .failed,
+            effects: Effects(over: true, stopTransfer: true), held: (0, 0)),
+        PushRow(
+            name: "a chunk for a waiting consumer is handed over whatever its size", spill: 0,
+            setup: { _ = $0.nextRead(mayWait: true) }, chunk: 101, push: .deliver, effects: Effects(), held: (0, 0)),
+        PushRow(
+            name: "a consumer waiting behind a batch being written is woken with the failure",
+            setup: {
+                _ = $0.push(bytes(0, 100))
+                _ = $0.push(bytes(100, 50))
+                _ = $0.nextWriterAction()
+                _ = $0.writerDidOpen(.success(()))
+                _ = $0.nextWriterAction()
+                _ = $0.nextRead(mayWait: true)
+                _ = $0.nextRead(mayWait: true)
+            }, chunk: 951, push: .failed,
+            effects: Effects(
+                wake: .failed(.init(error: StreamingError.bufferLimitExceeded(limitBytes: 1100))), over: true,
+                stopTransfer: true), held: (0, 50)),
+        PushRow(
+            name: "after the end: refused", setup: { _ = $0.finish(throwing: nil) }, chunk: 1, push: .refused,
+            effects: Effects(), held: (0, 0)),
+        PushRow(
+            name: "after the consumer gave up: refused", setup: { _ = $0.abandon() }, chunk: 1, push: .refused,
+            effects: Effects(), held: (0, 0)),
+        PushRow(
+            name: "after a failure: refused", setup: { _ = $0.fail(StreamingError.invalidResponse) }, chunk: 1,
+            push: .refused, effects: Effects(), held: (0, 0)),
+    ]
+
+    @Test("where a pushed chunk goes", arguments: pushRows)
+    func push(_ row: PushRow) {
+        let machine = Self.machine(spill: row.spill, writeAhead: row.writeAhead)
+        row.setup(machine)
+        #expect(machine.push(Self.bytes(1000, row.chunk)) == (row.push, row.effects))
+        #expect(machine.memoryBytes == row.held.memory)
+        #expect(machine.spilledBytes == row.held.spilled)
+    }
+
+    /// How the body reached its end, and what the consumer's reading the end asks for.
+    struct EndRow: Sendable, CustomTestStringConvertible {
+        let name: String
+        let setup: @Sendable (Driven) -> Void
+        let effects: Effects
+        let writer: Machine.WriterAction
+        var testDescription: String { name }
+    }
+
+    static let endRows: [EndRow] = [
+        EndRow(
+            name: "no file was made: the end starts nothing",
+            setup: {
+                _ = $0.push(bytes(0, 10))
+                _ = $0.finish(throwing: nil)
+                _ = $0.nextRead(mayWait: false)
+            }, effects: Effects(), writer: .idle),
+        EndRow(
+            name: "the producer ended while the file held bytes: the consumer's end closes the file",
+            setup: {
+                _ = $0.push(bytes(0, 100))
+                _ = $0.push(bytes(100, 50))
+                _ = $0.nextWriterAction()
+                _ = $0.writerDidOpen(.success(()))
+                _ = $0.nextWriterAction()
+                _ = $0.writerDidWrite(.success(()))
+                _ = $0.nextWriterAction()
+                _ = $0.finish(throwing: nil)
+                _ = $0.nextRead(mayWait: false)
+                _ = $0.nextRead(mayWait: false)
+                _ = $0.didReadFile(.success(bytes(100, 50)))
+                _ = $0.nextWriterAction()
+                _ = $0.nextWriterAction()
+            }, effects: Effects(startWriter: true), writer: .close),
+        EndRow(
+            name: "the producer ended after the consumer had emptied the file: the close was asked for already",
+            setup: {
+                _ = $0.push(bytes(0, 100))
+                _ = $0.push(bytes(100, 50))
+                _ = $0.nextWriterAction()
+                _ = $0.writerDidOpen(.success(()))
+                _ = $0.nextWriterAction()
+                _ = $0.writerDidWrite(.success(()))
+                _ = $0.nextRead(mayWait: false)
+                _ = $0.nextRead(mayWait: false)
+                _ = $0.didReadFile(.success(bytes(100, 50)))
+                _ = $0.finish(throwing: nil)
+            }, effects: Effects(), writer: .close),
+    ]
+
+    @Test("the consumer reaching the end closes an open file once", arguments: endRows)
+    func end(_ row: EndRow) {
+        let machine = Self.machine()
+        row.setup(machine)
+        #expect(machine.nextRead(mayWait: true) == .end)
+        #expect(machine.readEffects == row.effects)
+        #expect(machine.nextWriterAction() == row.writer)
     }
 }

@@ -38,6 +38,29 @@ extension ChunkQueue {
             var readSize = 128 * 1024
             /// How much read back is given back at once by punching a hole (a multiple of 4 KiB).
             var giveBackStep: Int64 = 1 << 20
+
+            /// The limits of a queue made with `bufferLimit` and `spill`: a spill whose limit is 0 (or less) is no
+            /// spill, and memory and the write-ahead hold at least a byte each.
+            init(bufferLimit: Int, spill: Spill?) {
+                let spillLimit = max(0, spill?.limit ?? 0)
+                self.init(
+                    memory: max(1, bufferLimit), spill: spillLimit,
+                    writeAhead: spillLimit > 0 ? max(1, spill?.writeAhead ?? 0) : 1)
+            }
+
+            /// Every limit as given.
+            init(
+                memory: Int, spill: Int, writeAhead: Int, coalesceBelow: Int = 4096, pieceSize: Int = 64 * 1024,
+                readSize: Int = 128 * 1024, giveBackStep: Int64 = 1 << 20
+            ) {
+                self.memory = memory
+                self.spill = spill
+                self.writeAhead = writeAhead
+                self.coalesceBelow = coalesceBelow
+                self.pieceSize = pieceSize
+                self.readSize = readSize
+                self.giveBackStep = giveBackStep
+            }
         }
 
         /// What a pushed chunk led to (with the ``Effects`` of the step).
@@ -193,8 +216,8 @@ extension ChunkQueue {
             guard end == nil else { return Effects() }
             end = error.map { .failed(ErrorBox(error: $0)) } ?? .clean
             var effects = Effects(over: !abandoned)
-            effects.wake = wakeConsumer()
-            effects.startWriter = closeIfDrained()
+            wakeConsumer(into: &effects)
+            effects.startWriter = closeIfDrained() || effects.startWriter
             return effects
         }
 
@@ -240,8 +263,16 @@ extension ChunkQueue {
 
         // MARK: Consumer
 
-        /// What the consumer gets next; `.wait` marks it waiting only when it `mayWait` (it has a continuation).
-        mutating func nextRead(mayWait: Bool) -> Read {
+        /// What the consumer gets next; `.wait` marks it waiting only when it `mayWait` (it has a continuation). At
+        /// the end, the file (if one is open) is to be closed: the writer starts.
+        mutating func nextRead(mayWait: Bool) -> (Read, Effects) {
+            let read = read(mayWait: mayWait)
+            // The consumer has taken everything: the file has nothing left to hold.
+            return (read, Effects(startWriter: read == .end && closeIfDrained()))
+        }
+
+        /// What the consumer gets next, without the effects of reaching the end.
+        private mutating func read(mayWait: Bool) -> Read {
             // A second iterator would take the first one's place and leave it waiting for ever.
             guard !consumerWaiting, reading == 0 else {
                 return .failed(ErrorBox(error: ResponseBodyError.concurrentIteration))
@@ -310,22 +341,18 @@ extension ChunkQueue {
             return wakeWriter()
         }
 
-        /// Asks for the file to be closed once the consumer has reached the end; whether the writer must start.
-        mutating func closeIfOver() -> Bool {
-            closeIfDrained()
-        }
-
         /// The consumer waits no more (its task was cancelled).
         mutating func stopWaiting() {
             consumerWaiting = false
         }
 
-        /// What the waiting consumer gets now, if anything: it stops waiting.
-        private mutating func wakeConsumer() -> Read? {
-            guard consumerWaiting else { return nil }
+        /// What the waiting consumer gets now, if anything, into `effects`: it stops waiting.
+        private mutating func wakeConsumer(into effects: inout Effects) {
+            guard consumerWaiting else { return }
             consumerWaiting = false
-            let next = nextRead(mayWait: true)
-            return next == .wait ? nil : next
+            let (next, reading) = nextRead(mayWait: true)
+            if next != .wait { effects.wake = next }
+            effects.startWriter = reading.startWriter || effects.startWriter
         }
 
         // MARK: Writer
@@ -407,7 +434,9 @@ extension ChunkQueue {
             case .success:
                 guard !closeWanted else { return Effects() }
                 fileEnd += Int64(count)
-                return Effects(wake: wakeConsumer())
+                var effects = Effects()
+                wakeConsumer(into: &effects)
+                return effects
             case .failure(let error):
                 guard end == nil, !abandoned else { return Effects() }
                 // The batch is lost: the body cannot go on.

@@ -112,9 +112,7 @@ package final class ChunkQueue: Sendable {
     ///   - onAbandon: Called once when the consumer gives up (it stopped iterating, or went away) or a limit is
     ///     passed: the transport cancels the transfer.
     package init(limit: Int, spill: Spill? = nil, onAbandon: @escaping @Sendable () -> Void) {
-        let spill = spill.flatMap { $0.limit > 0 ? $0 : nil }
-        let limits = StateMachine.Limits(
-            memory: max(1, limit), spill: spill?.limit ?? 0, writeAhead: max(1, spill?.writeAhead ?? 0))
+        let limits = StateMachine.Limits(bufferLimit: limit, spill: spill)
         self.state = Mutex(State(machine: StateMachine(limits: limits)))
         self.spill = spill
         self.onAbandon = onAbandon
@@ -183,9 +181,8 @@ package final class ChunkQueue: Sendable {
         // A consumer that fell behind takes what is waiting without setting up a continuation and a cancellation
         // handler per chunk: catching up must cost less than falling behind did.
         let first: (Delivery?, Actions, Int) = state.withLock { state in
-            let read = state.machine.nextRead(mayWait: false)
-            var actions = Actions()
-            if read == .end { actions = Self.actions(for: .init(startWriter: state.machine.closeIfOver()), in: &state) }
+            let (read, effects) = state.machine.nextRead(mayWait: false)
+            let actions = Self.actions(for: effects, in: &state)
             if let delivery = state.delivery(read) { return (delivery, actions, 0) }
             state.nextWaiterID += 1
             return (nil, actions, state.nextWaiterID)
@@ -195,13 +192,15 @@ package final class ChunkQueue: Sendable {
         let id = first.2
         let delivery = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Delivery, Never>) in
-                let ready: Delivery? = state.withLock { state in
-                    if Task.isCancelled { return .failed(CancellationError()) }
-                    let read = state.machine.nextRead(mayWait: true)
-                    if let delivery = state.delivery(read) { return delivery }
+                let (ready, actions): (Delivery?, Actions) = state.withLock { state in
+                    if Task.isCancelled { return (.failed(CancellationError()), Actions()) }
+                    let (read, effects) = state.machine.nextRead(mayWait: true)
+                    let actions = Self.actions(for: effects, in: &state)
+                    if let delivery = state.delivery(read) { return (delivery, actions) }
                     state.waiter = (id, continuation)
-                    return nil
+                    return (nil, actions)
                 }
+                perform(actions)
                 if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
