@@ -8,36 +8,10 @@ import Synchronization
 /// only when every caller has left. Once the call has ended, its key is free: the next request calls again.
 package final class RequestCoalescer: Sendable {
     private typealias Waiter = CheckedContinuation<(exchange: Exchange, started: Bool), any Error>
+    private typealias Machine = StateMachine<CoalescingKey, Waiter, Task<Void, Never>, CheckedContinuation<Void, Never>>
 
-    private struct Flight {
-        /// Tells this flight from a later one of the same key.
-        let number: UInt64
-        /// The caller that started the call.
-        let starter: UInt64
-        var task: Task<Void, Never>?
-        var waiters: [UInt64: Waiter]
-    }
-
-    private struct State {
-        var flights: [CoalescingKey: Flight] = [:]
-        var lastNumber: UInt64 = 0
-        var callsStarted = 0
-        /// Tests waiting for a number of callers (``waitUntilWaiting(_:)``).
-        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-
-        var waitingCallers: Int { flights.values.reduce(0) { $0 + $1.waiters.count } }
-
-        /// The watchers whose count has been reached, removed.
-        mutating func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
-            guard !watchers.isEmpty else { return [] }
-            let waiting = waitingCallers
-            let ready = watchers.filter { $0.count <= waiting }.map(\.continuation)
-            watchers.removeAll { $0.count <= waiting }
-            return ready
-        }
-    }
-
-    private let state = Mutex(State())
+    /// Every decision is the machine's; this type resumes the callers and starts and cancels the calls it names.
+    private let state = Mutex(Machine())
 
     package init() {}
 
@@ -52,12 +26,7 @@ package final class RequestCoalescer: Sendable {
     /// with a time limit.
     package func waitUntilWaiting(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.waitingCallers >= count { return true }
-                state.watchers.append((count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
+            state.withLock { $0.watch(until: count, continuation) }?.resume()
         }
     }
 
@@ -69,36 +38,30 @@ package final class RequestCoalescer: Sendable {
         _ request: TransportRequest,
         call: @escaping StageNext
     ) async throws -> (exchange: Exchange, started: Bool) {
-        let caller: UInt64 = state.withLock { state -> UInt64 in
-            state.lastNumber += 1
-            return state.lastNumber
-        }
+        let caller = state.withLock { $0.newCaller() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: Waiter) in
-                let (cancelled, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
-                    if Task.isCancelled { return (true, []) }
-                    if state.flights[key] != nil {
-                        state.flights[key]?.waiters[caller] = continuation
-                        return (false, state.takeSatisfiedWatchers())
-                    }
-                    state.lastNumber += 1
-                    state.callsStarted += 1
-                    let number = state.lastNumber
-                    state.flights[key] = Flight(
-                        number: number, starter: caller, task: nil, waiters: [caller: continuation])
-                    // The task starts once the lock is released; it never needs the caller's task to go on.
-                    state.flights[key]?.task = Task {
-                        let result: Result<Exchange, any Error>
-                        do {
-                            result = .success(try await call(request))
-                        } catch {
-                            result = .failure(error)
+                let (arrival, watchers) = state.withLock {
+                    machine -> (Machine.Arrival, [CheckedContinuation<Void, Never>]) in
+                    let (arrival, watchers) = machine.arrive(
+                        caller, key: key, waiter: continuation, isCancelled: Task.isCancelled)
+                    if case .lead(let flight) = arrival {
+                        // Made in the lock, so that a caller leaving finds the handle to cancel; it starts once the
+                        // lock is released, and never needs the caller's task to go on.
+                        let task = Task {
+                            let result: Result<Exchange, any Error>
+                            do {
+                                result = .success(try await call(request))
+                            } catch {
+                                result = .failure(error)
+                            }
+                            self.finish(key, flight, with: result)
                         }
-                        self.finish(key, number, with: result)
+                        machine.attach(task, to: flight, key: key)?.cancel()
                     }
-                    return (false, state.takeSatisfiedWatchers())
+                    return (arrival, watchers)
                 }
-                if cancelled { continuation.resume(throwing: CancellationError()) }
+                if arrival == .refuse { continuation.resume(throwing: CancellationError()) }
                 for watcher in watchers { watcher.resume() }
             }
         } onCancel: {
@@ -107,31 +70,22 @@ package final class RequestCoalescer: Sendable {
     }
 
     /// Hands the call's result to everyone still waiting, and frees the key.
-    private func finish(_ key: CoalescingKey, _ number: UInt64, with result: Result<Exchange, any Error>) {
-        let flight = state.withLock { state -> Flight? in
-            guard state.flights[key]?.number == number else { return nil }
-            return state.flights.removeValue(forKey: key)
-        }
-        guard let flight else { return }
-        for (caller, waiter) in flight.waiters {
-            waiter.resume(with: result.map { ($0, caller == flight.starter) })
+    private func finish(_ key: CoalescingKey, _ flight: UInt64, with result: Result<Exchange, any Error>) {
+        for delivery in state.withLock({ $0.callEnded(flight, key: key) }) {
+            delivery.waiter.resume(with: result.map { ($0, delivery.started) })
         }
     }
 
     /// Lets `caller` go with `CancellationError`; the last one to go cancels the call.
     private func leave(_ key: CoalescingKey, _ caller: UInt64) {
-        let (waiter, task) = state.withLock { state -> (Waiter?, Task<Void, Never>?) in
-            guard var flight = state.flights[key], let waiter = flight.waiters.removeValue(forKey: caller) else {
-                return (nil, nil)
-            }
-            if flight.waiters.isEmpty {
-                state.flights[key] = nil
-                return (waiter, flight.task)
-            }
-            state.flights[key] = flight
-            return (waiter, nil)
+        switch state.withLock({ $0.leave(caller, key: key) }) {
+        case .none:
+            break
+        case .release(let waiter):
+            waiter.resume(throwing: CancellationError())
+        case .releaseAndCancel(let waiter, let call):
+            waiter.resume(throwing: CancellationError())
+            call?.cancel()
         }
-        waiter?.resume(throwing: CancellationError())
-        task?.cancel()
     }
 }
