@@ -101,7 +101,9 @@ package final class LoopbackServer: Sendable {
     /// as a request body stream, blocks on it with ``LoopbackGate/wait(timeout:)`` to hold its next bytes back until
     /// the server has received the previous ones.
     /// - Throws: ``LoopbackServerError/socketFailed(operation:errno:)`` if no pipe can be created.
-    package func gate(opening counter: LoopbackCounter, atLeast value: Int) throws(LoopbackServerError) -> LoopbackGate {
+    package func gate(
+        opening counter: LoopbackCounter, atLeast value: Int
+    ) throws(LoopbackServerError) -> LoopbackGate {
         try core.gate(opening: counter, atLeast: value)
     }
 

@@ -100,7 +100,9 @@ import NetCore
     ///   - maximumEventSize: the longest line and the largest event data accepted, in bytes.
     ///   - lastEventID: the last event ID a previous connection ended with, so that events of this one
     ///     carry it until the stream sets another.
-    @usableFromInline package init(maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize, lastEventID: String? = nil) {
+    @usableFromInline package init(
+        maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize, lastEventID: String? = nil
+    ) {
         precondition(maximumEventSize >= 0, "maximumEventSize must not be negative")
         self.maximumEventSize = maximumEventSize
         self.lastEventID = lastEventID
