@@ -5,19 +5,19 @@ import Foundation
 ///
 /// Codable, so a handler can send it back (``LoopbackResponse/uploadReport(for:status:)``) and a
 /// client-side test can decode it and compare it with ``LoopbackBodyDigester``'s digest of what it sent.
-public struct LoopbackBodyDigest: Sendable, Equatable, Codable {
+package struct LoopbackBodyDigest: Sendable, Equatable, Codable {
     /// The body's length in bytes (after de-chunking).
-    public let byteCount: Int
+    package let byteCount: Int
     /// The body's SHA-256, lowercase hexadecimal.
-    public let sha256: String
+    package let sha256: String
     /// The parts, in order, when the body is well-formed `multipart/form-data`; else `nil`.
-    public let parts: [LoopbackMultipartPartDigest]?
+    package let parts: [LoopbackMultipartPartDigest]?
     /// Why there are no ``parts``: not `multipart/form-data`, or the first defect the strict parser
     /// found (the same one ``LoopbackRequest/multipartParts()`` reports for the buffered body).
-    public let multipartError: LoopbackMultipartError?
+    package let multipartError: LoopbackMultipartError?
 
     /// Creates a digest from its fields (mainly useful to build expected values in tests).
-    public init(
+    package init(
         byteCount: Int,
         sha256: String,
         parts: [LoopbackMultipartPartDigest]?,
@@ -30,7 +30,7 @@ public struct LoopbackBodyDigest: Sendable, Equatable, Codable {
     }
 
     /// Digests a body held in memory, exactly as the server digests one arriving in pieces.
-    public init(body: Data, contentType: String?) {
+    package init(body: Data, contentType: String?) {
         var digester = LoopbackBodyDigester(contentType: contentType)
         digester.update(body)
         self = digester.finalize()
@@ -38,7 +38,7 @@ public struct LoopbackBodyDigest: Sendable, Equatable, Codable {
 
     /// The multipart parts, with the strict parser's verdict as for ``LoopbackRequest/multipartParts()``.
     /// - Throws: ``multipartError`` when there are no parts.
-    public func multipartParts() throws(LoopbackMultipartError) -> [LoopbackMultipartPartDigest] {
+    package func multipartParts() throws(LoopbackMultipartError) -> [LoopbackMultipartPartDigest] {
         if let parts { return parts }
         throw multipartError ?? .notMultipartFormData(contentType: nil)
     }

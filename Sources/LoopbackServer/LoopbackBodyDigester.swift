@@ -7,7 +7,7 @@ import Foundation
 /// Memory stays bounded whatever the body's size: a partial hash block, at most one unfinished
 /// multipart header section (64 KiB at most) or a few bytes that may start a delimiter, and one
 /// short summary per part.
-public struct LoopbackBodyDigester: Sendable {
+package struct LoopbackBodyDigester: Sendable {
     private var hasher = LoopbackSHA256()
     private var byteCount = 0
     private var multipart: StreamingMultipartParser?
@@ -15,7 +15,7 @@ public struct LoopbackBodyDigester: Sendable {
     private let contentTypeError: LoopbackMultipartError?
 
     /// Starts a digest for a body sent with this `Content-Type` (which decides whether parts are parsed).
-    public init(contentType: String?) {
+    package init(contentType: String?) {
         do {
             multipart = StreamingMultipartParser(boundary: try MultipartFormParser.boundary(from: contentType))
             contentTypeError = nil
@@ -26,19 +26,19 @@ public struct LoopbackBodyDigester: Sendable {
     }
 
     /// Adds the next piece of the body (a `Data`, a `[UInt8]`, a raw buffer…).
-    public mutating func update(_ bytes: some ContiguousBytes) {
+    package mutating func update(_ bytes: some ContiguousBytes) {
         bytes.withUnsafeBytes { update(buffer: $0) }
     }
 
     /// Adds the next piece of the body, read in place.
-    public mutating func update(buffer: UnsafeRawBufferPointer) {
+    package mutating func update(buffer: UnsafeRawBufferPointer) {
         byteCount += buffer.count
         hasher.update(buffer: buffer)
         multipart?.update(buffer)
     }
 
     /// The digest of everything added so far, taken as the whole body.
-    public func finalize() -> LoopbackBodyDigest {
+    package func finalize() -> LoopbackBodyDigest {
         let verdict: Result<[LoopbackMultipartPartDigest], LoopbackMultipartError> =
             multipart?.finish() ?? .failure(contentTypeError ?? .notMultipartFormData(contentType: nil))
         let parts: [LoopbackMultipartPartDigest]?

@@ -1,6 +1,6 @@
 /// How a streamed response body (``LoopbackResponse/streamed(status:headers:framing:faults:producer:)``)
 /// tells the client where it ends.
-public enum LoopbackBodyFraming: Sendable, Equatable {
+package enum LoopbackBodyFraming: Sendable, Equatable {
     /// `Transfer-Encoding: chunked`: every non-empty write is one chunk, so a client sees each write
     /// as it happens, and the terminating zero chunk is what marks a complete body.
     ///

@@ -6,17 +6,17 @@ import Foundation
 ///
 /// The byte at body offset `i` is `i % 251`. The period is prime, so it never lines up with
 /// power-of-two buffer or chunk sizes, and a lost, doubled or reordered piece changes what follows.
-public enum LoopbackBodyPattern: Sendable {
+package enum LoopbackBodyPattern: Sendable {
     /// Length of one repetition.
-    public static let period = 251
+    package static let period = 251
 
     /// The byte at `offset` in a generated body.
-    public static func byte(at offset: Int) -> UInt8 {
+    package static func byte(at offset: Int) -> UInt8 {
         UInt8(truncatingIfNeeded: offset % period)
     }
 
     /// `count` bytes of a generated body starting at `offset`, for expectations in tests.
-    public static func data(offset: Int = 0, count: Int) -> Data {
+    package static func data(offset: Int = 0, count: Int) -> Data {
         Data((0..<max(count, 0)).map { byte(at: offset + $0) })
     }
 

@@ -8,7 +8,7 @@ import Synchronization
 /// producer returns, the body is ended as if ``end()`` had been called.
 ///
 /// The writer belongs to one response: once its producer has returned, every call fails.
-public final class LoopbackBodyWriter: Sendable {
+package final class LoopbackBodyWriter: Sendable {
     /// How the body's end is marked on the wire.
     enum Wire: Equatable {
         case chunked
@@ -58,13 +58,13 @@ public final class LoopbackBodyWriter: Sendable {
     ///   the body was ended or aborted, or this write would pass a declared `Content-Length`
     ///   (then nothing of it is sent and the connection is dropped).
     @discardableResult
-    public func write(_ bytes: some ContiguousBytes) -> Bool {
+    package func write(_ bytes: some ContiguousBytes) -> Bool {
         bytes.withUnsafeBytes { send($0) }
     }
 
     /// Sends `text` encoded as UTF-8; the result is as for the bytes variant.
     @discardableResult
-    public func write(_ text: String) -> Bool {
+    package func write(_ text: String) -> Bool {
         write(Data(text.utf8))
     }
 
@@ -73,7 +73,7 @@ public final class LoopbackBodyWriter: Sendable {
     /// the client, what sets its pace).
     /// - Returns: as for `write(_:)`; after `false` the body ends after a whole number of chunks.
     @discardableResult
-    public func write(_ bytes: [UInt8], times count: Int) -> Bool {
+    package func write(_ bytes: [UInt8], times count: Int) -> Bool {
         guard !bytes.isEmpty, count > 0 else { return true }
         let piece = wire == .chunked ? Array("\(String(bytes.count, radix: 16))\r\n".utf8) + bytes + [13, 10] : bytes
         let perWrite = max(1, (64 << 10) / piece.count)
@@ -99,7 +99,7 @@ public final class LoopbackBodyWriter: Sendable {
     /// With chunked framing it goes out in chunks of about 250 KiB.
     /// - Returns: as for `write(_:)`; after `false` the body ends where the failing piece began.
     @discardableResult
-    public func writePattern(byteCount: Int) -> Bool {
+    package func writePattern(byteCount: Int) -> Bool {
         var remaining = max(byteCount, 0)
         let block = LoopbackBodyPattern.block
         return block.withUnsafeBytes { block in
@@ -120,7 +120,7 @@ public final class LoopbackBodyWriter: Sendable {
     /// - Returns: whether the client was given a complete body. A short `Content-Length` body is
     ///   dropped instead (the client sees it truncated) and yields `false`.
     @discardableResult
-    public func end() -> Bool {
+    package func end() -> Bool {
         state.withLock { state in
             guard state.phase == .open else { return state.bodyComplete }
             // A body the client left, or the server is abandoning, must not look complete.
@@ -158,7 +158,7 @@ public final class LoopbackBodyWriter: Sendable {
     ///
     /// The client sees the body end early (EOF right away; the server closes once the producer returns).
     /// Does nothing once the body has ended.
-    public func abort() {
+    package func abort() {
         state.withLock { state in
             guard state.phase == .open else { return }
             drop(&state)
@@ -171,7 +171,7 @@ public final class LoopbackBodyWriter: Sendable {
     /// connection (see ``clientHasClosed``) or the server stops.
     ///
     /// A client close noticed here counts as an aborted response if the body is unfinished.
-    public func wait(for gate: LoopbackGate, timeout: Duration = .seconds(10)) -> Bool {
+    package func wait(for gate: LoopbackGate, timeout: Duration = .seconds(10)) -> Bool {
         if gate.isOpen { return true }
         switch socket.pause(for: timeout, wake: wake, signal: gate.readableWhenOpen) {
         case .signalled:
@@ -191,7 +191,7 @@ public final class LoopbackBodyWriter: Sendable {
     /// a close while the body is unfinished counts in ``LoopbackServer/clientAbortedResponses``.
     /// Bytes the client sends meanwhile (a pipelined request) are left unread, after which only a
     /// reset or full hang-up is noticed.
-    public func waitForClientClose(timeout: Duration = .seconds(10)) -> Bool {
+    package func waitForClientClose(timeout: Duration = .seconds(10)) -> Bool {
         switch socket.pause(for: timeout, wake: wake) {
         case .peerClosed:
             state.withLock { $0.clientClosed = true }
@@ -204,11 +204,11 @@ public final class LoopbackBodyWriter: Sendable {
     // MARK: - Observing
 
     /// Body bytes handed to the socket so far (framing such as chunk-size lines not counted).
-    public var bytesWritten: Int { state.withLock { $0.bytesWritten } }
+    package var bytesWritten: Int { state.withLock { $0.bytesWritten } }
 
     /// Whether the server has seen that the client went away: a write failed (while the server
     /// was not stopping) or a wait saw the connection close.
-    public var clientHasClosed: Bool { state.withLock { $0.clientClosed } }
+    package var clientHasClosed: Bool { state.withLock { $0.clientClosed } }
 
     // MARK: - Connection side
 

@@ -1,5 +1,5 @@
 /// The counters of a ``LoopbackServer`` that tests can wait on with ``LoopbackServer/wait(for:atLeast:timeout:)``.
-public enum LoopbackCounter: String, Sendable, Hashable, CaseIterable {
+package enum LoopbackCounter: String, Sendable, Hashable, CaseIterable {
     /// Complete requests received (see ``LoopbackServer/requestCount``).
     case requests
     /// TCP connections accepted (see ``LoopbackServer/acceptedConnections``).

@@ -1,7 +1,7 @@
 /// Misbehaviour a ``LoopbackResponse`` can ask for, so client tests can exercise their error paths.
 ///
 /// Faults combine: delays of the same kind add up; for the other kinds the last one listed wins.
-public enum LoopbackFault: Sendable, Equatable {
+package enum LoopbackFault: Sendable, Equatable {
     /// Waits this long before writing the status line.
     ///
     /// The wait ends early if the client closes the connection (counted in

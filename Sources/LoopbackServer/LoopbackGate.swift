@@ -9,13 +9,13 @@ import Synchronization
 ///
 /// Built on a pipe that becomes readable for good when opened, so a waiter that arrives late
 /// still sees it and the producer can `poll()` the gate together with its socket.
-public final class LoopbackGate: Sendable {
+package final class LoopbackGate: Sendable {
     private let pipe: WakePipe
     private let opened = Mutex(false)
 
     /// Creates a closed gate.
     /// - Throws: ``LoopbackServerError/socketFailed(operation:errno:)`` if no pipe can be created.
-    public init() throws(LoopbackServerError) {
+    package init() throws(LoopbackServerError) {
         pipe = try WakePipe.make()
     }
 
@@ -25,7 +25,7 @@ public final class LoopbackGate: Sendable {
     }
 
     /// Opens the gate, releasing current and future waiters; opening again does nothing.
-    public func open() {
+    package func open() {
         opened.withLock { opened in
             guard !opened else { return }
             opened = true
@@ -34,13 +34,13 @@ public final class LoopbackGate: Sendable {
     }
 
     /// Whether ``open()`` has been called.
-    public var isOpen: Bool { opened.withLock { $0 } }
+    package var isOpen: Bool { opened.withLock { $0 } }
 
     /// Blocks the calling thread until the gate opens (`true`) or `timeout` passes (`false`).
     ///
     /// Meant for producer threads; never call it from async code, which would block a thread of
     /// the cooperative pool.
-    public func wait(timeout: Duration) -> Bool {
+    package func wait(timeout: Duration) -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         // Each round sleeps up to a second unless the gate opens; the cap bounds spurious wake-ups.

@@ -2,7 +2,7 @@
 ///
 /// The parser is deliberately strict (it checks an encoder), so some inputs that lenient
 /// parsers accept, such as a preamble or transport padding, are errors here.
-public enum LoopbackMultipartError: Error, Sendable, Equatable, Codable {
+package enum LoopbackMultipartError: Error, Sendable, Equatable, Codable {
     /// The request has no `Content-Type: multipart/form-data` header.
     case notMultipartFormData(contentType: String?)
     /// The `boundary` parameter is missing, duplicated, or not a valid RFC 2046 boundary.

@@ -1,20 +1,20 @@
 import Foundation
 
 /// One part of a `multipart/form-data` body, as decoded by ``LoopbackRequest/multipartParts()``.
-public struct LoopbackMultipartPart: Sendable {
+package struct LoopbackMultipartPart: Sendable {
     /// The `name` parameter of the part's `Content-Disposition: form-data` header.
-    public let name: String
+    package let name: String
     /// The `filename` parameter, unescaped, if present.
-    public let filename: String?
+    package let filename: String?
     /// The part's `Content-Type` header value, if present.
-    public let contentType: String?
+    package let contentType: String?
     /// Every header field of the part, in order, as received.
-    public let headers: [(name: String, value: String)]
+    package let headers: [(name: String, value: String)]
     /// The part's content, byte for byte.
-    public let data: Data
+    package let data: Data
 
     /// Creates a part (mainly useful to build expected values in tests).
-    public init(
+    package init(
         name: String,
         filename: String?,
         contentType: String?,
@@ -29,7 +29,7 @@ public struct LoopbackMultipartPart: Sendable {
     }
 
     /// The first header field with this name, compared case-insensitively.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }

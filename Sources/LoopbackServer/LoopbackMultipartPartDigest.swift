@@ -1,19 +1,19 @@
 /// One part of a `multipart/form-data` body as summarised in digest mode: what its headers said,
 /// and its content's size and SHA-256 instead of the content itself.
-public struct LoopbackMultipartPartDigest: Sendable, Equatable, Codable {
+package struct LoopbackMultipartPartDigest: Sendable, Equatable, Codable {
     /// The `name` parameter of the part's `Content-Disposition: form-data` header.
-    public let name: String
+    package let name: String
     /// The `filename` parameter, unescaped, if present.
-    public let filename: String?
+    package let filename: String?
     /// The part's `Content-Type` header value, if present.
-    public let contentType: String?
+    package let contentType: String?
     /// The content's length in bytes.
-    public let byteCount: Int
+    package let byteCount: Int
     /// The content's SHA-256, lowercase hexadecimal.
-    public let sha256: String
+    package let sha256: String
 
     /// Creates a part summary (mainly useful to build expected values in tests).
-    public init(name: String, filename: String?, contentType: String?, byteCount: Int, sha256: String) {
+    package init(name: String, filename: String?, contentType: String?, byteCount: Int, sha256: String) {
         self.name = name
         self.filename = filename
         self.contentType = contentType
@@ -22,7 +22,7 @@ public struct LoopbackMultipartPartDigest: Sendable, Equatable, Codable {
     }
 
     /// The summary of a part decoded whole by ``LoopbackRequest/multipartParts()``, to compare the two modes.
-    public init(_ part: LoopbackMultipartPart) {
+    package init(_ part: LoopbackMultipartPart) {
         self.init(
             name: part.name,
             filename: part.filename,

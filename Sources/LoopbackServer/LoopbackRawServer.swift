@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Each connection is read up to the end of the request head (at most 64 KiB), answered, and closed; the server
 /// stops when released or when ``stop()`` is called.
-public final class LoopbackRawServer: Sendable {
+package final class LoopbackRawServer: Sendable {
     private let socket: Socket
     /// Shared with the accepting thread, which must not keep the server alive.
     private final class Flag: Sendable {
@@ -16,11 +16,11 @@ public final class LoopbackRawServer: Sendable {
 
     private let stopped = Flag()
     /// The port the kernel chose.
-    public let port: Int
+    package let port: Int
 
     /// Starts answering with `response`.
     /// - Throws: ``LoopbackServerError/socketFailed(operation:errno:)`` if the socket cannot be set up.
-    public init(response: [UInt8]) throws(LoopbackServerError) {
+    package init(response: [UInt8]) throws(LoopbackServerError) {
         let (socket, port) = try Socket.listenOnLoopback(backlog: 16)
         self.socket = socket
         self.port = port
@@ -52,13 +52,13 @@ public final class LoopbackRawServer: Sendable {
     }
 
     /// `http://127.0.0.1:<port>`, without a trailing slash.
-    public var baseURL: URL {
+    package var baseURL: URL {
         // Cannot fail: the string is a literal scheme and host with a decimal port.
         URL(string: "http://127.0.0.1:\(port)")!
     }
 
     /// Stops accepting connections.
-    public func stop() {
+    package func stop() {
         let first = stopped.raised.withLock { stopped in
             defer { stopped = true }
             return !stopped

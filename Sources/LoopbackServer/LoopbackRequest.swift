@@ -1,35 +1,35 @@
 import Foundation
 
 /// One HTTP request as the ``LoopbackServer`` received it.
-public struct LoopbackRequest: Sendable {
+package struct LoopbackRequest: Sendable {
     /// The method token, e.g. `GET`; case is preserved as sent.
-    public let method: String
+    package let method: String
     /// The request target exactly as sent, e.g. `/v1/users?a=1&b=%20`.
-    public let target: String
+    package let target: String
     /// The protocol version from the request line, e.g. `HTTP/1.1`.
-    public let version: String
+    package let version: String
     /// Every header field, in order, as received (names keep their case).
-    public let headers: [(name: String, value: String)]
+    package let headers: [(name: String, value: String)]
     /// The body, de-chunked if it was sent with `Transfer-Encoding: chunked`; empty when the server
     /// digests bodies (``LoopbackRequestBodyMode/digested``; see ``bodyDigest``).
-    public let body: Data
+    package let body: Data
     /// The body's summary when the server digests bodies instead of keeping them; `nil` otherwise.
-    public let bodyDigest: LoopbackBodyDigest?
+    package let bodyDigest: LoopbackBodyDigest?
     /// The body's length in bytes (after de-chunking) in every body mode, also
     /// ``LoopbackRequestBodyMode/counted`` where it is all the server keeps.
-    public let bodyByteCount: Int
+    package let bodyByteCount: Int
     /// Whether the body was sent with `Transfer-Encoding: chunked`.
-    public let wasChunked: Bool
+    package let wasChunked: Bool
     /// Trailer fields that followed a chunked body, in order.
-    public let trailers: [(name: String, value: String)]
+    package let trailers: [(name: String, value: String)]
     /// Whether the client sent `Expect: 100-continue` (the server then answered `100 Continue` before reading the body).
-    public let expectedContinue: Bool
+    package let expectedContinue: Bool
     /// Which accepted connection (1-based, in accept order) carried this request.
-    public let connectionNumber: Int
+    package let connectionNumber: Int
 
     /// Creates a request by hand, e.g. to run ``multipartParts()`` on a body produced elsewhere;
     /// the defaults describe an empty `POST /` over HTTP/1.1.
-    public init(
+    package init(
         method: String = "POST",
         target: String = "/",
         version: String = "HTTP/1.1",
@@ -56,7 +56,7 @@ public struct LoopbackRequest: Sendable {
     }
 
     /// The declared `Content-Length`, if the request has a valid one (the server refuses invalid ones).
-    public var contentLength: Int? {
+    package var contentLength: Int? {
         guard let value = header("Content-Length"),
             let first = value.split(separator: ",").first?.trimmingWhitespace()
         else { return nil }
@@ -64,35 +64,35 @@ public struct LoopbackRequest: Sendable {
     }
 
     /// The target before any `?`, still percent-encoded.
-    public var path: String {
+    package var path: String {
         guard let question = target.firstIndex(of: "?") else { return target }
         return String(target[..<question])
     }
 
     /// The target after the first `?`, as sent; `nil` when there is no `?`.
-    public var rawQuery: String? {
+    package var rawQuery: String? {
         guard let question = target.firstIndex(of: "?") else { return nil }
         return String(target[target.index(after: question)...])
     }
 
     /// The query as ordered, percent-decoded pairs; `+` stays `+` (it means space only in form bodies).
-    public var queryItems: [(name: String, value: String)] {
+    package var queryItems: [(name: String, value: String)] {
         guard let rawQuery else { return [] }
         return PercentDecoding.pairs(Array(rawQuery.utf8), plusAsSpace: false)
     }
 
     /// The first header field with this name, compared case-insensitively.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
     /// Every value of the header fields with this name, in order, compared case-insensitively.
-    public func headerValues(_ name: String) -> [String] {
+    package func headerValues(_ name: String) -> [String] {
         headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
     }
 
     /// The body decoded as UTF-8 (invalid sequences become U+FFFD), for convenient assertions.
-    public var bodyText: String {
+    package var bodyText: String {
         String(decoding: body, as: UTF8.self)
     }
 
@@ -104,7 +104,7 @@ public struct LoopbackRequest: Sendable {
     /// needs exactly one `Content-Disposition: form-data` with a `name`. Quoted parameter values are
     /// unescaped (`\"` → `"`, `\\` → `\`).
     /// - Throws: ``LoopbackMultipartError`` describing the first defect found.
-    public func multipartParts() throws(LoopbackMultipartError) -> [LoopbackMultipartPart] {
+    package func multipartParts() throws(LoopbackMultipartError) -> [LoopbackMultipartPart] {
         try MultipartFormParser.parse(body: [UInt8](body), contentType: header("Content-Type"))
     }
 
@@ -112,7 +112,7 @@ public struct LoopbackRequest: Sendable {
     ///
     /// Follows the WHATWG form rules: `+` means space, `%XX` is decoded, invalid escapes stay literal,
     /// and empty `&`-separated pieces are skipped. The `Content-Type` header is not checked.
-    public func formFields() -> [(name: String, value: String)] {
+    package func formFields() -> [(name: String, value: String)] {
         PercentDecoding.pairs([UInt8](body), plusAsSpace: true)
     }
 }

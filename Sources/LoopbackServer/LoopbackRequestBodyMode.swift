@@ -1,5 +1,5 @@
 /// What a ``LoopbackServer`` keeps of request bodies.
-public enum LoopbackRequestBodyMode: Sendable, Equatable {
+package enum LoopbackRequestBodyMode: Sendable, Equatable {
     /// The whole body is kept in ``LoopbackRequest/body`` (up to ``LoopbackLimits/maxBodyBytes``),
     /// for exact assertions. The default.
     case buffered

@@ -5,15 +5,15 @@ import Foundation
 /// The server owns the message framing: `Content-Length`, `Transfer-Encoding` and `Connection`
 /// headers set here are replaced by the ones it computes (use ``LoopbackFault`` to lie on purpose).
 /// A `Connection: close` header is honoured as if ``LoopbackFault/closeAfterResponse`` were given.
-public struct LoopbackResponse: Sendable {
+package struct LoopbackResponse: Sendable {
     /// The status code; 100–199 are not valid final statuses and are sent as 500.
-    public var status: Int
+    package var status: Int
     /// Extra header fields, written in this order after the status line.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body; never sent for HEAD requests or 204/304 statuses.
-    public var body: Data
+    package var body: Data
     /// Misbehaviour to apply while sending this response.
-    public var faults: [LoopbackFault]
+    package var faults: [LoopbackFault]
     /// Set by ``streamed(status:headers:framing:faults:producer:)``; `body` is then unused.
     var streamedBody: StreamedBody?
 
@@ -24,7 +24,7 @@ public struct LoopbackResponse: Sendable {
     }
 
     /// Creates a response.
-    public init(
+    package init(
         status: Int = 200,
         headers: [(name: String, value: String)] = [],
         body: Data = Data(),
@@ -37,7 +37,7 @@ public struct LoopbackResponse: Sendable {
     }
 
     /// A response whose body is `text` encoded as UTF-8, with `Content-Type: application/json`.
-    public static func json(_ text: String, status: Int = 200) -> LoopbackResponse {
+    package static func json(_ text: String, status: Int = 200) -> LoopbackResponse {
         LoopbackResponse(
             status: status,
             headers: [(name: "Content-Type", value: "application/json")],
@@ -46,7 +46,7 @@ public struct LoopbackResponse: Sendable {
     }
 
     /// A response whose body is `text` encoded as UTF-8, with `Content-Type: text/plain; charset=utf-8`.
-    public static func text(_ text: String, status: Int = 200) -> LoopbackResponse {
+    package static func text(_ text: String, status: Int = 200) -> LoopbackResponse {
         LoopbackResponse(
             status: status,
             headers: [(name: "Content-Type", value: "text/plain; charset=utf-8")],
@@ -65,7 +65,7 @@ public struct LoopbackResponse: Sendable {
     /// `splitWrites`) do not fit a streamed one, so the server answers 500 instead, naming them.
     /// Like the handler, the producer must return: `stop()` makes writes and waits fail, but cannot
     /// interrupt other code.
-    public static func streamed(
+    package static func streamed(
         status: Int = 200,
         headers: [(name: String, value: String)] = [],
         framing: LoopbackBodyFraming = .chunked,
@@ -79,7 +79,7 @@ public struct LoopbackResponse: Sendable {
 
     /// A streamed body of `byteCount` bytes of ``LoopbackBodyPattern``, sent from one shared buffer:
     /// a 100 MB download costs the server no memory. Framed by `Content-Length` unless `chunked`.
-    public static func patterned(
+    package static func patterned(
         byteCount: Int,
         status: Int = 200,
         headers: [(name: String, value: String)] = [(name: "Content-Type", value: "application/octet-stream")],
@@ -97,7 +97,7 @@ public struct LoopbackResponse: Sendable {
     /// Works with buffered and digested bodies: a buffered body is digested on the spot. A request
     /// read in ``LoopbackRequestBodyMode/counted`` mode has nothing to report but its length, so the
     /// answer is then a 500 that says so, never a digest of bytes the server did not see.
-    public static func uploadReport(for request: LoopbackRequest, status: Int = 200) -> LoopbackResponse {
+    package static func uploadReport(for request: LoopbackRequest, status: Int = 200) -> LoopbackResponse {
         if request.bodyDigest == nil && request.body.count != request.bodyByteCount {
             return .text(
                 "LoopbackServer: a counted body has no digest to report (\(request.bodyByteCount) bytes)", status: 500)
@@ -114,7 +114,7 @@ public struct LoopbackResponse: Sendable {
     }
 
     /// Returns a copy with `fault` appended, for fluent use in handlers.
-    public func with(_ fault: LoopbackFault) -> LoopbackResponse {
+    package func with(_ fault: LoopbackFault) -> LoopbackResponse {
         var copy = self
         copy.faults.append(fault)
         return copy

@@ -6,7 +6,7 @@ import Foundation
 /// Written here because the toolchain offers no hash on Linux (CryptoKit is Apple-only) and the
 /// package takes no dependencies. Whole blocks are hashed straight from the caller's memory; only
 /// a trailing partial block (under 64 bytes) is copied.
-public struct LoopbackSHA256: Sendable {
+package struct LoopbackSHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
@@ -16,19 +16,19 @@ public struct LoopbackSHA256: Sendable {
     private var length: UInt64 = 0
 
     /// Starts a new hash.
-    public init() {
+    package init() {
         partial.reserveCapacity(64)
     }
 
     /// The SHA-256 of `bytes` in one call.
-    public static func hash(_ bytes: some ContiguousBytes) -> [UInt8] {
+    package static func hash(_ bytes: some ContiguousBytes) -> [UInt8] {
         var hasher = LoopbackSHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// `digest` as lowercase hexadecimal, the form test expectations and `sha256sum` use.
-    public static func hex(_ digest: [UInt8]) -> String {
+    package static func hex(_ digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(digest.count * 2)
@@ -40,12 +40,12 @@ public struct LoopbackSHA256: Sendable {
     }
 
     /// Adds `bytes` (a `Data`, a `[UInt8]`, a raw buffer…) to the message.
-    public mutating func update(_ bytes: some ContiguousBytes) {
+    package mutating func update(_ bytes: some ContiguousBytes) {
         bytes.withUnsafeBytes { update(buffer: $0) }
     }
 
     /// Adds the bytes of `buffer`; hashes whole blocks in place.
-    public mutating func update(buffer: UnsafeRawBufferPointer) {
+    package mutating func update(buffer: UnsafeRawBufferPointer) {
         guard var base = buffer.baseAddress, !buffer.isEmpty else { return }
         var count = buffer.count
         length &+= UInt64(count)
@@ -71,7 +71,7 @@ public struct LoopbackSHA256: Sendable {
 
     /// The 32-byte digest of everything added so far; the hash itself is left as it was, so it
     /// may go on being updated (the result then covers the longer message).
-    public func finalize() -> [UInt8] {
+    package func finalize() -> [UInt8] {
         var copy = self
         let bitLength = length &* 8
         // Padding: 0x80, zeros up to 56 mod 64, then the 64-bit big-endian message length.

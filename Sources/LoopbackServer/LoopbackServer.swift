@@ -13,12 +13,12 @@ import Foundation
 /// The handler (and a streamed response's producer) runs on the connection's thread and must
 /// return; `stop()` makes socket writes and waits fail but cannot interrupt other code.
 /// Do not capture the server strongly in its own handler, or `deinit` (and with it `stop()`) never runs.
-public final class LoopbackServer: Sendable {
+package final class LoopbackServer: Sendable {
     private let core: ServerCore
 
     /// Starts listening on 127.0.0.1 on a kernel-chosen port; the handler answers every request.
     /// - Throws: ``LoopbackServerError/socketFailed(operation:errno:)`` if the socket cannot be set up.
-    public convenience init(
+    package convenience init(
         handler: @escaping @Sendable (LoopbackRequest) -> LoopbackResponse
     ) throws(LoopbackServerError) {
         try self.init(limits: LoopbackLimits(), handler: handler)
@@ -27,7 +27,7 @@ public final class LoopbackServer: Sendable {
     /// Starts listening on 127.0.0.1 on a kernel-chosen port, with custom limits, keeping request
     /// bodies whole or only their digests (for uploads too big to hold).
     /// - Throws: ``LoopbackServerError/socketFailed(operation:errno:)`` if the socket cannot be set up.
-    public init(
+    package init(
         limits: LoopbackLimits,
         requestBodies: LoopbackRequestBodyMode = .buffered,
         handler: @escaping @Sendable (LoopbackRequest) -> LoopbackResponse
@@ -41,59 +41,59 @@ public final class LoopbackServer: Sendable {
     }
 
     /// The port the kernel chose.
-    public var port: Int { core.port }
+    package var port: Int { core.port }
 
     /// `http://127.0.0.1:<port>`, without a trailing slash.
-    public var baseURL: URL {
+    package var baseURL: URL {
         // Cannot fail: the string is a literal scheme and host with a decimal port.
         URL(string: "http://127.0.0.1:\(core.port)")!
     }
 
     /// The limits in force.
-    public var limits: LoopbackLimits { core.limits }
+    package var limits: LoopbackLimits { core.limits }
 
     /// What the server keeps of request bodies.
-    public var requestBodyMode: LoopbackRequestBodyMode { core.bodyMode }
+    package var requestBodyMode: LoopbackRequestBodyMode { core.bodyMode }
 
     /// Every complete request received, in arrival order (recorded before its handler runs), up to
     /// ``LoopbackLimits/maxRecordedRequests``.
-    public var requests: [LoopbackRequest] { core.requests }
+    package var requests: [LoopbackRequest] { core.requests }
 
     /// Number of complete requests received (equal to `requests.count` unless
     /// ``LoopbackLimits/maxRecordedRequests`` was reached), without copying the requests.
-    public var requestCount: Int { core.value(of: .requests) }
+    package var requestCount: Int { core.value(of: .requests) }
 
     /// The most received-but-unprocessed bytes any connection has held at once: how a test checks
     /// that digest mode keeps a huge upload out of memory. It covers request heads, chunk-size lines
     /// and pipelined input; in buffered mode the body is kept on top of this, in digest mode nothing
     /// else of the body is.
-    public var peakReceiveBufferBytes: Int { core.peakReceiveBuffer }
+    package var peakReceiveBufferBytes: Int { core.peakReceiveBuffer }
 
     /// Number of TCP connections accepted so far.
-    public var acceptedConnections: Int { core.value(of: .acceptedConnections) }
+    package var acceptedConnections: Int { core.value(of: .acceptedConnections) }
 
     /// Number of responses the client cut short by closing (or resetting) the connection before
     /// the server finished answering: during a delay fault, a write, or a streamed body (noticed by
     /// a failed write or by the producer's ``LoopbackBodyWriter/wait(for:timeout:)`` or
     /// ``LoopbackBodyWriter/waitForClientClose(timeout:)``).
-    public var clientAbortedResponses: Int { core.value(of: .clientAbortedResponses) }
+    package var clientAbortedResponses: Int { core.value(of: .clientAbortedResponses) }
 
     /// Number of connections that have ended, whoever closed them.
-    public var closedConnections: Int { core.value(of: .closedConnections) }
+    package var closedConnections: Int { core.value(of: .closedConnections) }
 
     /// Suspends until `count` requests have been received in total, or throws after `timeout`.
     ///
     /// Connection threads resume the waiting task as they record requests; nothing polls.
     /// - Throws: ``LoopbackServerError/timedOut(counter:expected:reached:)``,
     ///   ``LoopbackServerError/stopped``, or `CancellationError`.
-    public func waitForRequests(_ count: Int, timeout: Duration = .seconds(10)) async throws {
+    package func waitForRequests(_ count: Int, timeout: Duration = .seconds(10)) async throws {
         try await core.wait(for: .requests, atLeast: count, timeout: timeout)
     }
 
     /// Suspends until `counter` has reached at least `value`, or throws after `timeout`.
     /// - Throws: ``LoopbackServerError/timedOut(counter:expected:reached:)``,
     ///   ``LoopbackServerError/stopped``, or `CancellationError`.
-    public func wait(for counter: LoopbackCounter, atLeast value: Int, timeout: Duration = .seconds(10)) async throws {
+    package func wait(for counter: LoopbackCounter, atLeast value: Int, timeout: Duration = .seconds(10)) async throws {
         try await core.wait(for: counter, atLeast: value, timeout: timeout)
     }
 
@@ -101,7 +101,9 @@ public final class LoopbackServer: Sendable {
     /// as a request body stream, blocks on it with ``LoopbackGate/wait(timeout:)`` to hold its next bytes back until
     /// the server has received the previous ones.
     /// - Throws: ``LoopbackServerError/socketFailed(operation:errno:)`` if no pipe can be created.
-    public func gate(opening counter: LoopbackCounter, atLeast value: Int) throws(LoopbackServerError) -> LoopbackGate {
+    package func gate(
+        opening counter: LoopbackCounter, atLeast value: Int
+    ) throws(LoopbackServerError) -> LoopbackGate {
         try core.gate(opening: counter, atLeast: value)
     }
 
@@ -110,7 +112,7 @@ public final class LoopbackServer: Sendable {
     /// Idempotent, and called from `deinit`. Pending `wait…` calls throw ``LoopbackServerError/stopped``.
     /// Called from inside a handler it cannot join that handler's own thread, so it returns once
     /// everything is signalled; the threads still end promptly.
-    public func stop() {
+    package func stop() {
         core.stop()
     }
 }

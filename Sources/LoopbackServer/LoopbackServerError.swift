@@ -1,5 +1,5 @@
 /// Errors thrown by ``LoopbackServer``.
-public enum LoopbackServerError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum LoopbackServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A socket call failed while setting the server up.
     case socketFailed(operation: String, errno: Int32)
     /// A `waitFor…` call gave up: `counter` names what was awaited, `expected` the target, `reached` the value at the time.
@@ -8,7 +8,7 @@ public enum LoopbackServerError: Error, Sendable, Equatable, CustomStringConvert
     case stopped
 
     /// A readable explanation, for test failure messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .socketFailed(operation, code):
             return "LoopbackServer: \(operation) failed (errno \(code))"

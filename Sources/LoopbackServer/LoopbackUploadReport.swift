@@ -1,21 +1,21 @@
 /// What the server saw of an upload, as ``LoopbackResponse/uploadReport(for:status:)`` sends it back
 /// in JSON: decode it on the client side to check a body the test never sees on the server.
-public struct LoopbackUploadReport: Sendable, Equatable, Codable {
+package struct LoopbackUploadReport: Sendable, Equatable, Codable {
     /// The request method.
-    public let method: String
+    package let method: String
     /// The request target, as sent.
-    public let target: String
+    package let target: String
     /// The `Content-Length` the client declared, if any.
-    public let contentLength: Int?
+    package let contentLength: Int?
     /// Whether the body came with `Transfer-Encoding: chunked`.
-    public let wasChunked: Bool
+    package let wasChunked: Bool
     /// Whether the client sent `Expect: 100-continue`.
-    public let expectedContinue: Bool
+    package let expectedContinue: Bool
     /// The body's summary (computed from the buffered body when the server keeps bodies whole).
-    public let digest: LoopbackBodyDigest
+    package let digest: LoopbackBodyDigest
 
     /// Reports on `request`.
-    public init(_ request: LoopbackRequest) {
+    package init(_ request: LoopbackRequest) {
         method = request.method
         target = request.target
         contentLength = request.contentLength

@@ -4,8 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A parser that is fed chunks and told when they end: ``LineSplitter`` and ``ServerSentEventParser``.
-public protocol ChunkParser {
+/// A parser that is fed chunks and told when they end: `LineSplitter` and `ServerSentEventParser`.
+@usableFromInline
+protocol ChunkParser {
     /// Takes the next chunk of the stream.
     mutating func push(_ chunk: Data)
     /// Says that no chunk follows.

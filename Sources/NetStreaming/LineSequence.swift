@@ -7,8 +7,8 @@ import Foundation
 /// The lines of a stream of `Data` chunks, as `String`s, skipping blank lines.
 ///
 /// It runs over any sequence of chunks: a `ResponseBody` in the app, an array of chunks in a test.
-/// Lines are split by ``LineSplitter`` (LF or CRLF; a last line without a line break counts; invalid UTF-8
-/// becomes U+FFFD; a line longer than `maximumLineLength` throws `StreamingError.lineTooLong(limitBytes:)`).
+/// Lines are split at LF or CRLF; a last line without a line break counts; invalid UTF-8
+/// becomes U+FFFD; a line longer than `maximumLineLength` throws `StreamingError.lineTooLong(limitBytes:)`.
 /// Empty lines are skipped, as EKNetwork's `lines()` does; a line of spaces is not empty.
 ///
 /// Each line is cut from the chunk it arrived in; the iterator awaits the base only for the next chunk, and

@@ -40,12 +40,12 @@ import NetCore
 /// splitter.finish()
 /// while let line = try splitter.nextLine() { print(line) }
 /// ```
-public struct LineSplitter: Sendable {
+@usableFromInline package struct LineSplitter: Sendable {
     /// The longest line the views accept unless told otherwise: 1 MiB.
-    public static let defaultMaximumLineLength = 1 << 20
+    @usableFromInline package static let defaultMaximumLineLength = 1 << 20
 
     /// The longest line accepted, in bytes, not counting its line break.
-    public let maximumLineLength: Int
+    @usableFromInline package let maximumLineLength: Int
 
     /// The bytes received and not yet returned start at `offset`: whole lines, then the beginning of the next
     /// one (at most `maximumLineLength + 1` bytes).
@@ -57,7 +57,7 @@ public struct LineSplitter: Sendable {
     private var failure: StreamingError?
 
     /// Creates a splitter that accepts lines of up to `maximumLineLength` bytes.
-    public init(maximumLineLength: Int = LineSplitter.defaultMaximumLineLength) {
+    @usableFromInline package init(maximumLineLength: Int = LineSplitter.defaultMaximumLineLength) {
         precondition(maximumLineLength >= 0, "maximumLineLength must not be negative")
         self.maximumLineLength = maximumLineLength
     }
@@ -68,7 +68,7 @@ public struct LineSplitter: Sendable {
     /// the next one, so that the buffer holds one chunk and one partial line at most; lines left unread are
     /// kept, though, and come out in order.
     /// - Precondition: ``finish()`` has not been called.
-    public mutating func push(_ chunk: Data) {
+    @usableFromInline package mutating func push(_ chunk: Data) {
         precondition(!inputEnded, "LineSplitter.push(_:) after finish()")
         guard !chunk.isEmpty, failure == nil else { return }
         if offset == buffer.count {
@@ -85,21 +85,21 @@ public struct LineSplitter: Sendable {
     }
 
     /// Marks the end of the stream: the bytes after the last line break become the last line.
-    public mutating func finish() {
+    @usableFromInline package mutating func finish() {
         inputEnded = true
     }
 
     /// The next complete line, decoded as UTF-8 (invalid bytes become U+FFFD), or `nil` when the splitter
     /// needs another chunk (or, after ``finish()``, has no more lines).
     /// - Throws: `StreamingError.lineTooLong(limitBytes:)`.
-    public mutating func nextLine() throws(StreamingError) -> String? {
+    @usableFromInline package mutating func nextLine() throws(StreamingError) -> String? {
         try next { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The next complete line's bytes, without its line break, or `nil` like ``nextLine()``; what
     /// `JSONDecoder` reads NDJSON records from.
     /// - Throws: `StreamingError.lineTooLong(limitBytes:)`.
-    public mutating func nextLineData() throws(StreamingError) -> Data? {
+    @usableFromInline package mutating func nextLineData() throws(StreamingError) -> Data? {
         try next { Data($0) }
     }
 

@@ -46,20 +46,20 @@ import NetCore
 /// }
 /// // Reconnect with `Last-Event-ID: parser.lastEventID` after `parser.reconnectionTime`.
 /// ```
-public struct ServerSentEventParser: Sendable {
+@usableFromInline package struct ServerSentEventParser: Sendable {
     /// The largest line or event data the views accept unless told otherwise: 1 MiB.
-    public static let defaultMaximumEventSize = 1 << 20
+    @usableFromInline package static let defaultMaximumEventSize = 1 << 20
 
     /// The longest line, and the largest event data, accepted, in bytes.
-    public let maximumEventSize: Int
+    @usableFromInline package let maximumEventSize: Int
     /// The stream's last event ID string: the value of the last `id` field of a block closed by a blank
     /// line, dispatched or not (`nil` while none; `""` after an empty `id` field).
     ///
     /// A reconnecting client sends it as `Last-Event-ID`. An `id` in a block the stream never closed does
     /// not count, as in a browser.
-    public private(set) var lastEventID: String?
+    @usableFromInline package private(set) var lastEventID: String?
     /// The reconnection time most recently set by a valid `retry` field, in any block, `nil` while none.
-    public private(set) var reconnectionTime: Duration?
+    @usableFromInline package private(set) var reconnectionTime: Duration?
 
     /// The bytes received and not yet read start at `offset`: complete lines, then the beginning of the next
     /// one (at most `maximumEventSize` bytes).
@@ -100,7 +100,9 @@ public struct ServerSentEventParser: Sendable {
     ///   - maximumEventSize: the longest line and the largest event data accepted, in bytes.
     ///   - lastEventID: the last event ID a previous connection ended with, so that events of this one
     ///     carry it until the stream sets another.
-    public init(maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize, lastEventID: String? = nil) {
+    @usableFromInline package init(
+        maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize, lastEventID: String? = nil
+    ) {
         precondition(maximumEventSize >= 0, "maximumEventSize must not be negative")
         self.maximumEventSize = maximumEventSize
         self.lastEventID = lastEventID
@@ -113,7 +115,7 @@ public struct ServerSentEventParser: Sendable {
     /// buffer holds one chunk and one partial line at most; events left unread are kept, though, and come out
     /// in order.
     /// - Precondition: ``finish()`` has not been called.
-    public mutating func push(_ newChunk: Data) {
+    @usableFromInline package mutating func push(_ newChunk: Data) {
         precondition(!inputEnded, "ServerSentEventParser.push(_:) after finish()")
         var incoming = newChunk
         if var head = streamStart {
@@ -150,14 +152,14 @@ public struct ServerSentEventParser: Sendable {
     }
 
     /// Marks the end of the stream: an unfinished block will be discarded once the complete ones are read.
-    public mutating func finish() {
+    @usableFromInline package mutating func finish() {
         inputEnded = true
     }
 
     /// The next dispatched event, or `nil` when the parser needs another chunk (or, after ``finish()``, has
     /// no more events).
     /// - Throws: `StreamingError.lineTooLong(limitBytes:)`.
-    public mutating func nextEvent() throws(StreamingError) -> ServerSentEvent? {
+    @usableFromInline package mutating func nextEvent() throws(StreamingError) -> ServerSentEvent? {
         if let failure { throw failure }
         // Scan the buffer in place while the line handlers change the rest of the parser.
         var bytes: [UInt8] = []

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The server-sent events of a `text/event-stream` arriving as `Data` chunks, parsed by
-/// ``ServerSentEventParser`` (the WHATWG rules; see there).
+/// the WHATWG rules (HTML, "Parsing an event stream").
 ///
 /// The iterator awaits the base only for the next chunk and stays on the caller's actor
 /// (`next(isolation:)`). At the end of the stream a block without its closing blank line is discarded; a
@@ -67,7 +67,7 @@ public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where 
             self.parser = parser
         }
 
-        /// The stream's last event ID so far (see ``ServerSentEventParser/lastEventID``).
+        /// The stream's last event ID so far (the value of the last `id` field the stream sent).
         public var lastEventID: String? { parser.lastEventID }
         /// The reconnection time the stream last asked for, if any.
         public var reconnectionTime: Duration? { parser.reconnectionTime }

@@ -98,7 +98,7 @@ public struct StreamingResponse: Sendable {
         NDJSONSequence(chunks, of: itemType, decoder: decoder, maximumLineLength: maximumLineLength)
     }
 
-    /// The body as server-sent events, parsed by the WHATWG rules (see ``ServerSentEventParser``).
+    /// The body as server-sent events, parsed by the WHATWG rules (HTML, "Parsing an event stream").
     ///
     /// It reads one connection; it does not check the `Content-Type` nor reconnect. A line or an event's data
     /// over `maximumEventSize` bytes ends the sequence with `StreamingError.lineTooLong(limitBytes:)`.

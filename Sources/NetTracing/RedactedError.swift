@@ -2,7 +2,7 @@
 import NetCore
 
 /// What a span records in place of a request's error: its description without URLs, headers or query values
-/// (``NetCore/LogRedaction/describe(_:)``), because an exporter writes a recorded error's text out as it is.
+/// (`LogRedaction.describe(_:)`), because an exporter writes a recorded error's text out as it is.
 public struct RedactedError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The type of the error it stands for, such as `TransportError`.
     public let type: String

@@ -32,7 +32,7 @@ package enum PercentEncoding {
     }
 
     /// Decodes `%XX` escapes once; malformed escapes stay as they are.
-    package static func decodeOnce(_ string: String) -> String {
+    static func decodeOnce(_ string: String) -> String {
         let bytes = Array(string.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)

@@ -11,13 +11,13 @@ import Foundation
 /// own query is kept; the request's parameters follow it, sorted by name, then its query items in their own order,
 /// repeated names included. Every name and value is percent-encoded (RFC 3986's unreserved set stays as it is), so
 /// no text is refused and none can end a pair early or start a fragment.
-public enum RequestURLBuilder {
+package enum RequestURLBuilder {
     /// The URL for `path`, `query` and `queryItems` under `base`.
     /// - Throws: ``NetworkError/invalidBaseURL(url:rule:)`` for a base URL without scheme or host, with a scheme
     ///   other than `http` or `https`, or with a part the wire cannot carry, naming the rule;
     ///   ``NetworkError/invalidPath(path:rule:)`` for a path that traverses, names a scheme, carries a query or
     ///   fragment, or holds control characters or backslashes.
-    public static func url(
+    package static func url(
         base: URL, path: String, query: [String: String]?, queryItems: [URLQueryItem]? = nil
     ) throws(NetworkError) -> URL {
         guard let url = try target(base: base, path: path, query: query, queryItems: queryItems).url else {
@@ -29,7 +29,7 @@ public enum RequestURLBuilder {
     /// The request target for `path`, `query` and `queryItems` under `base`, as parts that go on the wire: no URL
     /// is parsed.
     /// - Throws: as ``url(base:path:query:queryItems:)``.
-    public static func target(
+    package static func target(
         base: URL, path: String, query: [String: String]?, queryItems: [URLQueryItem]? = nil, method: HTTPMethod = .get
     ) throws(NetworkError) -> HTTPRequestHead {
         try target(base: baseTarget(of: base), path: path, query: query, queryItems: queryItems, method: method)
@@ -99,7 +99,7 @@ public enum RequestURLBuilder {
     /// Throws unless `path` is a plain relative or absolute path that stays under the base URL.
     /// - Throws: ``NetworkError/invalidPath(path:rule:)`` naming the path and the rule it breaks (EKNetwork's
     ///   `NetworkManager` shows it as ``NetworkError/invalidURL``).
-    public static func validate(path: String) throws(NetworkError) {
+    package static func validate(path: String) throws(NetworkError) {
         var mayTraverse = false
         var colon: String.UTF8View.Index?
         for index in path.utf8.indices {

@@ -31,7 +31,7 @@ package struct CacheKey: Sendable, Hashable {
 ///
 /// Storing past the bound removes the least recently used responses first (a lookup that finds a response counts
 /// as a use); a response larger than the bound on its own is not stored.
-package struct CacheStore: Sendable {
+struct CacheStore: Sendable {
     private struct Node: Sendable {
         var key: CacheKey
         var response: CachedResponse
@@ -108,7 +108,7 @@ package struct CacheStore: Sendable {
     }
 
     /// Removes the responses filed under `key` that may answer `request` of `partition`.
-    package mutating func removeResponses(
+    mutating func removeResponses(
         for key: CacheKey, matching request: HTTPRequestHead, in partition: CredentialPartition
     ) {
         for id in variants[key] ?? [] where nodes[id]?.response.matches(request, in: partition) == true {
@@ -117,7 +117,7 @@ package struct CacheStore: Sendable {
     }
 
     /// Removes every response filed under `key`, whatever request of whatever partition it answered.
-    package mutating func removeResponses(for key: CacheKey) {
+    mutating func removeResponses(for key: CacheKey) {
         for id in variants[key] ?? [] { remove(id) }
     }
 

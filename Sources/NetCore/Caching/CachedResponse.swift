@@ -13,7 +13,7 @@ import Foundation
 /// the response arrived; a cookie replayed from the cache would undo what later responses set).
 package struct CachedResponse: Sendable {
     /// One request field a `Vary` names, with the request's value (`nil` when it had none).
-    package struct VaryingField: Sendable, Equatable {
+    struct VaryingField: Sendable, Equatable {
         /// The field name, lowercased.
         package var name: String
         /// The value the stored response's request sent, repeated fields joined, spaces around commas trimmed.
@@ -29,7 +29,7 @@ package struct CachedResponse: Sendable {
     /// Whose request it answered (transport, cookie jar, credential values): it answers only requests of the same.
     package let partition: CredentialPartition
     /// The request fields its `Vary` names.
-    package let varying: [VaryingField]
+    let varying: [VaryingField]
     /// How fresh it is.
     package private(set) var freshness: CacheFreshness
     /// What it counts against the cache's bound: body, header fields, and the request values kept with it.
@@ -59,13 +59,13 @@ package struct CachedResponse: Sendable {
     }
 
     /// The entity tag, if the response has one.
-    package var entityTag: String? { head.headerFields.value(for: "ETag") }
+    var entityTag: String? { head.headerFields.value(for: "ETag") }
 
     /// The `Last-Modified` date as the server wrote it, if it sent one.
-    package var lastModified: String? { head.headerFields.value(for: "Last-Modified") }
+    var lastModified: String? { head.headerFields.value(for: "Last-Modified") }
 
     /// Whether the response can be validated: it has an entity tag or a modification date.
-    package var hasValidator: Bool { entityTag != nil || lastModified != nil }
+    var hasValidator: Bool { entityTag != nil || lastModified != nil }
 
     /// Whether the response may answer `request` of `partition` (§4.1): the same partition (transport, jar and
     /// every credential value, or none on both), and for each field its `Vary` names the same value (or none on
@@ -149,7 +149,7 @@ package struct CachedResponse: Sendable {
     }
 
     /// The lowercased field names every `Vary` of `fields` lists, in order without repeats; `nil` for `*`.
-    package static func varyNames(_ fields: HTTPHeaderFields) -> [String]? {
+    static func varyNames(_ fields: HTTPHeaderFields) -> [String]? {
         var names: [String] = []
         for value in fields.values(for: "Vary") {
             for name in value.split(separator: ",") {

@@ -119,7 +119,7 @@ public final class CookieJar: Sendable {
 
     /// Adds the jar's cookies for `request`'s target to its `Cookie` header, after the request's own (whose names
     /// the jar does not repeat), and marks the request as one whose cookies the jar manages.
-    package func addCookies(to request: inout TransportRequest) {
+    func addCookies(to request: inout TransportRequest) {
         request.cookiesFromJar = true
         var cookies = cookies(for: CookieTarget(request.head))
         guard !cookies.isEmpty else { return }

@@ -27,13 +27,13 @@ package enum CookieMatching {
     }
 
     /// Whether `text`'s bytes start with `prefix`'s, ASCII letters in either case (`prefix` is lowercase).
-    package static func hasCaseInsensitivePrefix(_ text: some StringProtocol, _ prefix: String) -> Bool {
+    static func hasCaseInsensitivePrefix(_ text: some StringProtocol, _ prefix: String) -> Bool {
         text.utf8.count >= prefix.utf8.count
             && zip(text.utf8, prefix.utf8).allSatisfy { (isUppercase($0) ? $0 | 0x20 : $0) == $1 }
     }
 
     /// Whether `text` is `lowercase` in ASCII case-insensitive bytes (`lowercase` is lowercase ASCII).
-    package static func equalsIgnoringCase(_ text: some StringProtocol, _ lowercase: String) -> Bool {
+    static func equalsIgnoringCase(_ text: some StringProtocol, _ lowercase: String) -> Bool {
         text.utf8.count == lowercase.utf8.count && hasCaseInsensitivePrefix(text, lowercase)
     }
 

@@ -22,7 +22,7 @@ package struct CookieStore: Sendable {
     /// The most cookies kept in all (RFC 6265 §6.1 asks for at least 3000).
     package static let maximumCount = 3000
     /// The furthest expiry kept (RFC 6265bis §5.5): 400 days.
-    package static let maximumLifetime: TimeInterval = 400 * 86_400
+    static let maximumLifetime: TimeInterval = 400 * 86_400
 
     private struct Entry: Sendable {
         var cookie: Cookie

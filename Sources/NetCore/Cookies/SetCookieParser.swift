@@ -13,9 +13,9 @@ import Foundation
 /// longer than 1024 bytes is ignored.
 package enum SetCookieParser {
     /// The most bytes of name and value together (RFC 6265bis §5.6).
-    package static let maximumNameValueBytes = 4096
+    static let maximumNameValueBytes = 4096
     /// The most bytes of an attribute's value (RFC 6265bis §5.6).
-    package static let maximumAttributeValueBytes = 1024
+    static let maximumAttributeValueBytes = 1024
 
     /// The cookie `field` sets, or `nil` when it must be ignored.
     ///

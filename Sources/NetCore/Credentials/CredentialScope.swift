@@ -47,5 +47,5 @@ public struct CredentialScope: Sendable, Hashable {
     }
 
     /// Whether every origin is allowed.
-    package var allowsAnyOrigin: Bool { kind == .any }
+    var allowsAnyOrigin: Bool { kind == .any }
 }

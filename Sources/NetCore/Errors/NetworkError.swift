@@ -11,7 +11,7 @@ import Foundation
 public enum NetworkError: Error, Sendable, Equatable {
     /// The URL could not be built: a target the wire cannot carry.
     ///
-    /// EKNetwork's `NetworkManager` also throws it for every path ``RequestURLBuilder/validate(path:)`` refuses (a
+    /// EKNetwork's `NetworkManager` also throws it for every path NetKit's path check refuses (a
     /// `..` segment, also percent-encoded, a scheme, a query or fragment, control characters, backslashes) and for
     /// every base URL it cannot send to, as EKNetwork did; NetKit's own engine throws ``invalidPath(path:rule:)`` and
     /// ``invalidBaseURL(url:rule:)`` there, naming the part and the one rule it breaks (the facade's log line names
@@ -91,7 +91,7 @@ public enum NetworkError: Error, Sendable, Equatable {
         }
     }
 
-    /// The rule of ``RequestURLBuilder/validate(path:)`` a path broke.
+    /// The rule of NetKit's path check that a path broke.
     public enum PathRule: String, Sendable, Hashable, CaseIterable {
         /// A `..` segment, which would leave the base URL's path.
         case dotSegment

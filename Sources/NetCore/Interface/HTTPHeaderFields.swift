@@ -164,7 +164,7 @@ extension HTTPHeaderFields: CustomReflectable {
 
     /// These fields with the values of the fields `credentials` names (and of secret-looking names) replaced by
     /// a placeholder: what a mirror of a request shows.
-    package func hidingValues(of credentials: CredentialFields) -> HTTPHeaderFields {
+    func hidingValues(of credentials: CredentialFields) -> HTTPHeaderFields {
         HTTPHeaderFields(
             fields.map { field in
                 guard credentials.containsHeader(field.name) || LogRedaction.isSecretName(field.name) else {

@@ -46,7 +46,7 @@ public struct TransportError: Error, Sendable {
     package var isPermanent = false
     /// What to do, when the failure's own cause decides it rather than its kind (a coding NetKit does not decode):
     /// ``hint`` then says this.
-    package var advice: String?
+    var advice: String?
 
     /// Whether another attempt may succeed: a refused, reset or lost connection, a timeout, a failed name lookup,
     /// no network, or a malformed response — unless the server would send the same malformed response again (a body
@@ -143,7 +143,7 @@ extension TransportError: LocalizedError {
 }
 
 extension TransportError: CustomReflectable {
-    /// The kind, host and detail, and the underlying error described by ``LogRedaction/describe(_:)``: URLSession's
+    /// The kind, host and detail, and the underlying error described by `LogRedaction.describe(_:)`: URLSession's
     /// own error keeps the full URL, query values included, which `dump` would otherwise show.
     public var customMirror: Mirror {
         Mirror(

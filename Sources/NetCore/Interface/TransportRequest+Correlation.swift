@@ -36,7 +36,7 @@ extension TransportRequest {
     }
 
     /// The correlation fields every request has without marking them, lowercased.
-    package static let standardCorrelationHeaderNames: Set<String> = [
+    static let standardCorrelationHeaderNames: Set<String> = [
         "traceparent", "tracestate", "baggage",
         "b3", "x-b3-traceid", "x-b3-spanid", "x-b3-parentspanid", "x-b3-sampled", "x-b3-flags",
         "x-request-id",

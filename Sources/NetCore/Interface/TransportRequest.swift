@@ -35,7 +35,7 @@ public struct TransportRequest: Sendable {
     /// prints requests should hide these too.
     public var credentialFields: CredentialFields = .standard
     /// The header names (ASCII-lowercased) marked as correlation fields (``markCorrelationHeader(_:)``).
-    package var correlationHeaderNames: Set<String> = []
+    var correlationHeaderNames: Set<String> = []
     /// Whether the engine's ``CookieJar`` decides this request's `Cookie` header and keeps its response's
     /// `Set-Cookie`: a transport with a cookie store of its own (URLSession's) then leaves it out.
     package var cookiesFromJar = false

@@ -20,9 +20,9 @@ public enum CURLSecrets: Sendable, Equatable {
 /// A request rendered as a `curl` command line, for pasting into a terminal while debugging; secrets hidden (the
 /// request's declared ``TransportRequest/credentialFields`` and what the rules say), unless
 /// ``CURLSecrets/unredactedDoNotUseInProduction`` is asked for.
-public enum CURLCommand {
+package enum CURLCommand {
     /// The largest in-memory body written out; a larger one, or a streamed one, is described instead.
-    public static let maximumInlineBody = 4096
+    package static let maximumInlineBody = 4096
 
     /// `curl -X METHOD 'URL' -H 'Name: value' … --data-binary '…'`, with the headers in the order they are sent,
     /// every argument single-quoted for a POSIX shell.
@@ -31,7 +31,7 @@ public enum CURLCommand {
     /// for HEAD, which `-X HEAD` would leave waiting for a body), target with its query, headers (an empty value
     /// as `Name;`, curl's way of sending one) and, for an in-memory UTF-8 body of at most
     /// ``maximumInlineBody`` bytes, the body. A binary, larger or streamed body is described, not written.
-    public static func render(
+    package static func render(
         _ request: TransportRequest,
         rules: RedactionRules = .standard,
         secrets: CURLSecrets = .hidden

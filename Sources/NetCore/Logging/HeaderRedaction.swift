@@ -1,21 +1,21 @@
 /// Hides the values of headers that carry secrets before anything is logged or described.
-public enum HeaderRedaction {
+package enum HeaderRedaction {
     /// Header names (lowercased) whose values are never shown: the request's credentials (`Authorization`,
     /// `Proxy-Authorization`, `Cookie`, API keys and tokens) and the response's (`Set-Cookie`, `Set-Cookie2`,
     /// `Authentication-Info`, `Proxy-Authentication-Info`).
-    public static let sensitiveNames: Set<String> = [
+    package static let sensitiveNames: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2", "authentication-info",
         "proxy-authentication-info", "x-api-key", "api-key", "x-auth-token", "x-access-token", "x-refresh-token",
         "x-csrf-token", "x-xsrf-token",
     ]
 
-    /// `value`, or `<redacted>` when `name` is sensitive (or looks secret: see ``LogRedaction/isSecretName(_:)``).
-    public static func redact(name: String, value: String) -> String {
+    /// `value`, or `<redacted>` when `name` is sensitive (or looks secret: see `LogRedaction.isSecretName(_:)`).
+    package static func redact(name: String, value: String) -> String {
         LogRedaction.isSecretName(name) ? LogRedaction.placeholder : value
     }
 
     /// The headers as `Name: value` lines, sorted by name, secrets redacted.
-    public static func describe(_ headers: [String: String]) -> String {
+    package static func describe(_ headers: [String: String]) -> String {
         headers.sorted { $0.key.lowercased() < $1.key.lowercased() }
             .map { "\($0.key): \(redact(name: $0.key, value: $0.value))" }
             .joined(separator: "\n")
@@ -23,7 +23,7 @@ public enum HeaderRedaction {
 
     /// The headers as `Name: value` strings, sorted by name, with the values of secret-looking names and of the
     /// header fields in `credentials` hidden: what mirrors show for a dictionary of headers.
-    package static func redactedLines(_ headers: [String: String], hiding credentials: CredentialFields = .standard)
+    static func redactedLines(_ headers: [String: String], hiding credentials: CredentialFields = .standard)
         -> [String]
     {
         headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in

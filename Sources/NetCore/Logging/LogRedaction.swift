@@ -7,13 +7,13 @@ import Foundation
 /// Renders URLs, errors and bodies for log lines and error descriptions without the secrets they may carry.
 ///
 /// Pure string work: nothing here sets a `URLComponents` part, so no input can make it trap.
-public enum LogRedaction {
+package enum LogRedaction {
     /// What stands in for a hidden value.
-    public static let placeholder = "<redacted>"
+    package static let placeholder = "<redacted>"
 
     /// `scheme://host:port/path?name=…`: query names are kept, their values hidden as `rules` say (all of them
     /// by default); user and password dropped.
-    public static func url(_ url: URL?, rules: RedactionRules = .standard) -> String {
+    package static func url(_ url: URL?, rules: RedactionRules = .standard) -> String {
         guard let url else { return "-" }
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return "<unparsable URL>"
@@ -31,7 +31,7 @@ public enum LogRedaction {
 
     /// `scheme://authority/path?name=…` for a request's target, rendered from its parts (no URL is parsed): query
     /// names are kept, their values hidden as `rules` say.
-    public static func target(_ head: HTTPRequestHead, rules: RedactionRules = .standard) -> String {
+    package static func target(_ head: HTTPRequestHead, rules: RedactionRules = .standard) -> String {
         var result = head.scheme + "://" + head.authority + head.pathWithoutQuery
         if let query = head.query { result += "?" + redactedQuery(String(query), rules: rules) }
         return result
@@ -39,7 +39,7 @@ public enum LogRedaction {
 
     /// A query string with values replaced by `…` as `rules` say, and those of the query items `rules` declare as
     /// credentials whatever their name (names stay: they say what was asked, not with what).
-    public static func redactedQuery(_ query: String, rules: RedactionRules = .standard) -> String {
+    package static func redactedQuery(_ query: String, rules: RedactionRules = .standard) -> String {
         query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let name = pair[..<equals]
@@ -49,7 +49,7 @@ public enum LogRedaction {
     }
 
     /// A one-line description of `error` fit for a log: no URLs, headers or query values.
-    public static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         switch error {
         case is CancellationError:
             return "cancelled"
@@ -107,7 +107,7 @@ public enum LogRedaction {
     ///
     /// A field is secret when its name contains `token`, `password`, `secret`, `authorization`, `cookie`,
     /// `session`, `api_key`/`apikey`, or `credential` (case-insensitive). Binary bodies are summarised by size.
-    public static func bodyPrefix(_ data: Data, limit: Int = 200) -> String {
+    package static func bodyPrefix(_ data: Data, limit: Int = 200) -> String {
         guard !data.isEmpty else { return "" }
         let prefix = data.prefix(limit)
         guard let text = String(data: prefix, encoding: .utf8) ?? String(data: prefix.dropLast(3), encoding: .utf8),
@@ -119,7 +119,7 @@ public enum LogRedaction {
     }
 
     /// Whether a field or header name looks like it names a secret.
-    public static func isSecretName(_ name: String) -> Bool {
+    package static func isSecretName(_ name: String) -> Bool {
         let lowered = name.lowercased()
         if HeaderRedaction.sensitiveNames.contains(lowered) { return true }
         if secretNameFragments.contains(where: { lowered.contains($0) }) { return true }

@@ -3,7 +3,7 @@
 ///
 /// Every field is as safe to write as ``message``: the URL has its query values hidden as the plugin's
 /// ``RedactionRules`` say, and those of the query items the request declares as credentials whatever they say, the
-/// error is described by ``LogRedaction/describe(_:)``, and no header value but the request ID is copied (and that
+/// error is described by `LogRedaction.describe(_:)`, and no header value but the request ID is copied (and that
 /// one only when neither the rules nor the request's credential fields hide its header).
 public struct NetworkLogRecord: Sendable, Equatable {
     /// What happened.
@@ -33,7 +33,7 @@ public struct NetworkLogRecord: Sendable, Equatable {
     public var message: String
     /// The request's method.
     public var method: HTTPMethod?
-    /// The request's URL with query values hidden (``LogRedaction/target(_:rules:)``), declared credentials always.
+    /// The request's URL with query values hidden (`LogRedaction.target(_:rules:)`), declared credentials always.
     public var url: String?
     /// The response's status code, when one arrived.
     public var statusCode: Int?

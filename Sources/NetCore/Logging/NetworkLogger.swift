@@ -10,7 +10,7 @@ import os
 /// and query item the request declares as a credential (``TransportRequest/credentialFields``: `Authorization`,
 /// `Proxy-Authorization`, `Cookie`, secret-looking names, and what plugins and the engine declare, such as a
 /// `TokenPlugin`'s header or query item), query values as ``RedactionRules`` say, and secret-looking body fields; they
-/// copy no response header (so no `Set-Cookie`), and describe errors with ``LogRedaction/describe(_:)``. Only
+/// copy no response header (so no `Set-Cookie`), and describe errors with `LogRedaction.describe(_:)`. Only
 /// `LoggingPlugin`'s `curlSecrets: .unredactedDoNotUseInProduction` writes credentials, because it was asked to. A
 /// message you pass to ``log(_:_:)`` yourself is written as you give it.
 /// On platforms without `os`, messages below ``minimumLevel`` are dropped; the default comes from the
@@ -140,7 +140,7 @@ public struct NetworkLogger: Sendable {
     }
 
     /// Whether records go to a ``RecordSink``, which uses the fields a line sink ignores.
-    package var isStructured: Bool { recordSink != nil }
+    var isStructured: Bool { recordSink != nil }
 
     /// Writes `message` at `level` (to a ``RecordSink`` as a record of event ``NetworkLogRecord/Event/message``).
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
@@ -160,7 +160,7 @@ public struct NetworkLogger: Sendable {
 
     /// Writes the record whatever ``minimumLevel`` says, unless the logger writes nothing: for output a developer
     /// asked for explicitly (`LoggingPlugin`'s `curl` lines).
-    package func logRegardlessOfLevel(record make: () -> NetworkLogRecord) {
+    func logRegardlessOfLevel(record make: () -> NetworkLogRecord) {
         guard minimumLevel != nil else { return }
         emit(make())
     }

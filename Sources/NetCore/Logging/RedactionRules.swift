@@ -1,7 +1,7 @@
 /// What logging hides besides what it always hides (`Authorization`, `Proxy-Authorization`, `Cookie`,
 /// `Set-Cookie`, `Authentication-Info`, secret-looking header and field names).
 ///
-/// `LoggingPlugin` and ``CURLCommand`` add each request's own ``TransportRequest/credentialFields`` (what its plugins
+/// `LoggingPlugin` and `CURLCommand` add each request's own ``TransportRequest/credentialFields`` (what its plugins
 /// and the engine declare, such as `TokenPlugin`'s header or query item) to these rules: a declared field is hidden
 /// whatever ``queryValues`` says.
 public struct RedactionRules: Sendable, Equatable {

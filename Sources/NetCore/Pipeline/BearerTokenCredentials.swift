@@ -15,7 +15,7 @@ package struct BearerTokenCredentials: CredentialProvider {
     )
 
     /// Whether there is no token closure: then nothing is read, and no attempt goes to the caller's actor for it.
-    package var hasNoToken: Bool { token.isNone() }
+    var hasNoToken: Bool { token.isNone() }
 
     /// Reads the token on the caller's actor; `nil` or empty sends no header.
     package func authorize(_ request: inout TransportRequest) async throws {

@@ -37,7 +37,7 @@ package struct CallerIsolated<Value>: @unchecked Sendable {
 
 extension CallerIsolated {
     /// Whether the value is `nil`: known when the value is formed, so it needs no trip to the caller's actor.
-    package func isNone<Wrapped>() -> Bool where Value == Wrapped? {
+    func isNone<Wrapped>() -> Bool where Value == Wrapped? {
         value == nil
     }
 }

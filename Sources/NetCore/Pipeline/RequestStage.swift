@@ -5,7 +5,7 @@ package typealias StageNext = nonisolated(nonsending) @Sendable (TransportReques
 /// One step of a request's road: the deadline, retries, the held line, the credential, the status check,
 /// the plugins' per-attempt hooks, the body. A stage may change the request, call `next` more than once, or
 /// turn the exchange into an error.
-package protocol RequestStage: Sendable {
+protocol RequestStage: Sendable {
     nonisolated(nonsending) func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange
 }
 
@@ -24,7 +24,7 @@ package struct Road: Sendable {
     /// Ends the request with a timeout past its deadline.
     package var deadline: DeadlineStage?
     /// The plugins' `prepare`, once.
-    package var preparation: PreparationStage?
+    var preparation: PreparationStage?
     /// Retries after transient failures.
     package var retry: RetryStage?
     /// Requests wait here while it is held (a refresh, a migration), before the credential is read.
@@ -34,18 +34,18 @@ package struct Road: Sendable {
     /// The credential, renewed on 401.
     package var credential: CredentialStage
     /// A status that is not 2xx becomes an error.
-    package var statusCheck: StatusCheckStage
+    var statusCheck: StatusCheckStage
     /// The plugins' per-attempt hooks (and the attempt count).
     package var attempt: PluginAttemptStage
     /// Keeps each hop's credentials to the origins they were given for.
-    package var credentialGuard: CredentialGuard = .open
+    var credentialGuard: CredentialGuard = .open
     /// Sends the cookie jar's cookies and keeps those responses set.
     package var cookies: CookieStage? = nil
     /// Answers and revalidates from the response cache, and stores what may be stored (`send`'s road); on every road,
     /// a successful method that is not safe invalidates.
     package var cache: CacheStage? = nil
     /// Lets identical requests in flight at once share one transport call (and so outlives any one caller).
-    package var coalesce: CoalescingStage? = nil
+    var coalesce: CoalescingStage? = nil
     /// Reads the body.
     package var body: BodyStage
     /// Where the request goes.

@@ -27,12 +27,12 @@ package final class RequestState: Sendable {
     }
 
     /// The context of `prepare`.
-    package var preparationContext: PluginContext {
+    var preparationContext: PluginContext {
         PluginContext(requestNumber: number, attempt: 0, reason: .initial, isStreaming: isStreaming, startedAt: start)
     }
 
     /// Counts a new attempt of `bytes` body bytes and returns its context.
-    package func beginAttempt(sending bytes: Int64?) -> PluginContext {
+    func beginAttempt(sending bytes: Int64?) -> PluginContext {
         values.withLock { values in
             values.metrics.attempts += 1
             values.metrics.bytesSent += bytes ?? 0
@@ -44,7 +44,7 @@ package final class RequestState: Sendable {
     }
 
     /// Counts a new attempt of `bytes` body bytes that no plugin hook will see.
-    package func countAttempt(sending bytes: Int64?) {
+    func countAttempt(sending bytes: Int64?) {
         values.withLock { values in
             values.metrics.attempts += 1
             values.metrics.bytesSent += bytes ?? 0
@@ -53,12 +53,12 @@ package final class RequestState: Sendable {
     }
 
     /// Says why the next attempt will be made.
-    package func nextAttempt(because reason: PluginContext.Reason) {
+    func nextAttempt(because reason: PluginContext.Reason) {
         values.withLock { $0.nextReason = reason }
     }
 
     /// Notes a plugin's request for another attempt; `false` once the limit is spent.
-    package func allowPluginRetry() -> Bool {
+    func allowPluginRetry() -> Bool {
         values.withLock { values in
             guard values.pluginRetries < PluginVerdict.maximumRetries else { return false }
             values.pluginRetries += 1
@@ -66,15 +66,15 @@ package final class RequestState: Sendable {
         }
     }
 
-    package func recordHead(at instant: ContinuousClock.Instant) {
+    func recordHead(at instant: ContinuousClock.Instant) {
         values.withLock { $0.metrics.responseHead = instant }
     }
 
-    package func recordReceived(_ bytes: Int) {
+    func recordReceived(_ bytes: Int) {
         values.withLock { $0.metrics.bytesReceived += Int64(bytes) }
     }
 
-    package func recordRetryWait(_ wait: Duration) {
+    func recordRetryWait(_ wait: Duration) {
         values.withLock { $0.metrics.retryWaits.append(wait) }
     }
 

@@ -155,7 +155,7 @@ public final class NetworkProgress: Observable, Sendable {
     }
 
     /// Ends the transfer without success: the value stays where it was, ``updates`` finishes.
-    package func markEnded(_ outcome: Outcome) {
+    func markEnded(_ outcome: Outcome) {
         end(outcome)
     }
 

@@ -89,29 +89,4 @@ public struct RedirectPolicy: Sendable {
 
     /// Whether the engine follows any redirect.
     package var followsRedirects: Bool { maximumHops > 0 }
-
-    // MARK: Origin rules, for transports and tools of your own
-
-    /// The header names ``CredentialFields/standard`` counts whatever else is declared: `Authorization`,
-    /// `Proxy-Authorization` and `Cookie`.
-    @available(*, deprecated, message: "Use CredentialFields.standard, which also counts secret-looking names")
-    public static let credentialHeaderNames = ["Authorization", "Proxy-Authorization", "Cookie"]
-
-    /// Whether `lhs` and `rhs` have the same scheme, host and port (the port a scheme implies counts).
-    public static func isSameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
-        guard let left = HTTPOrigin(lhs), let right = HTTPOrigin(rhs) else { return false }
-        return left == right
-    }
-
-    /// Whether a request first sent to `origin` may carry its credentials to `target`: only to the same origin.
-    /// Without a known origin nothing is kept.
-    public static func keepsCredentials(from origin: URL?, to target: URL) -> Bool {
-        guard let origin else { return false }
-        return isSameOrigin(origin, target)
-    }
-
-    /// `fields` without the fields ``CredentialFields/standard`` counts as credentials.
-    public static func removingCredentials(from fields: HTTPHeaderFields) -> HTTPHeaderFields {
-        HTTPHeaderFields(fields.filter { !CredentialFields.standard.containsHeader($0.name) })
-    }
 }

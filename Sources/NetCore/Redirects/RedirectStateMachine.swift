@@ -30,7 +30,7 @@ package struct RedirectStateMachine: Sendable {
     }
 
     /// Whether `head` is a redirect the engine looks at: `301`, `302`, `303`, `307` or `308` with a `Location`.
-    package static func isRedirect(_ head: HTTPResponseHead) -> Bool {
+    static func isRedirect(_ head: HTTPResponseHead) -> Bool {
         switch head.statusCode {
         case 301, 302, 303, 307, 308: head.headerFields.contains("Location")
         default: false

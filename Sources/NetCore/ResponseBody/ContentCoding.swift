@@ -33,7 +33,7 @@ package enum ContentCoding: Equatable, Sendable {
 
     /// 4: the most codings a `Content-Encoding` may list, `identity` included. libcurl (7.88) refuses more than 5
     /// before the head; a real server applies one, a misconfigured proxy two.
-    package static let maximumCodings = 4
+    static let maximumCodings = 4
 
     /// 100: how many times the encoded bytes a decoded body may grow to. Text and JSON compress 3 to 20 times; a
     /// gzip bomb (a megabyte that inflates to a gigabyte) a thousand. AsyncHTTPClientTransport's

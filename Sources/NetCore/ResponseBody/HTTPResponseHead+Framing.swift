@@ -10,7 +10,7 @@ extension HTTPResponseHead {
     ///
     /// RFC 9112 §6.3 makes such a message an unrecoverable error: a client that picks one length reads a body
     /// another reader would frame differently (the root of response smuggling). libcurl reads the last value.
-    package var conflictingContentLengths: [String]? {
+    var conflictingContentLengths: [String]? {
         guard !headerFields.contains("Transfer-Encoding") else { return nil }
         let values = headerFields.values(for: "Content-Length")
             .flatMap { $0.split(separator: ",") }
@@ -21,7 +21,7 @@ extension HTTPResponseHead {
 
     /// Throws when the head's framing is unsound (``conflictingContentLengths``).
     /// - Throws: ``TransportError`` of kind ``TransportError/Kind/badResponse`` naming the values.
-    package func checkFraming(host: String?) throws(TransportError) {
+    func checkFraming(host: String?) throws(TransportError) {
         guard let values = conflictingContentLengths else { return }
         let shown = values.prefix(4).map { HeaderValidation.printable(String($0.prefix(20))) }.joined(separator: ", ")
         throw TransportError(
@@ -34,7 +34,7 @@ extension HTTPResponseHead {
     /// encoded (a decoded body's length is not the declared one), not the answer to a `HEAD`, a status that has a
     /// body. Such a body cannot fit, so waiting for it would only let a server that declares gigabytes and trickles
     /// hold the request as long as it likes.
-    package func declaresBody(longerThan limit: Int, method: HTTPMethod) -> Bool {
+    func declaresBody(longerThan limit: Int, method: HTTPMethod) -> Bool {
         guard method != .head, statusCode >= 200, statusCode != 204, statusCode != 304,
             let declared = declaredContentLength, declared > Int64(limit)
         else { return false }

@@ -15,7 +15,7 @@ import Foundation
 /// Keys are the body's member names. A decoder with a `keyDecodingStrategy` renames the members its containers
 /// show (`user_list` becomes `userList`); the path's names are renamed the same way, by the same decoder, so either
 /// spelling finds the member.
-package enum ResponseKeyPath {
+enum ResponseKeyPath {
     /// The path of the decoding running on this task, and the names to look each key up by.
     @TaskLocal private static var walk: Walk?
 

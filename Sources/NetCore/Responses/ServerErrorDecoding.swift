@@ -7,7 +7,7 @@ import Foundation
 /// A request's server error model (its own `errorModel`, or the engine's) with the decoder that reads it: turns a
 /// body that decodes as the model into a ``ServerError``, and any other body into nothing, so that the caller falls
 /// back to ``HTTPError`` (or to decoding the success model) rather than surfacing a `DecodingError`.
-package struct ServerErrorDecoding: Sendable {
+struct ServerErrorDecoding: Sendable {
     /// The error model type.
     package let model: any (Decodable & Error).Type
     /// The decoder the request would decode its `Response` with.

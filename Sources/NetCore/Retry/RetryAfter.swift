@@ -1,9 +1,9 @@
 import Foundation  // DateFormatter (HTTP dates): not in FoundationEssentials
 
 /// Reads a `Retry-After` header (RFC 9110 §10.2.3): either delay-seconds or an HTTP-date.
-public enum RetryAfter {
+package enum RetryAfter {
     /// The seconds to wait that `value` asks for, or `nil` when it is malformed; a date in the past gives 0.
-    public static func seconds(from value: String, now: Date) -> TimeInterval? {
+    package static func seconds(from value: String, now: Date) -> TimeInterval? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return TimeInterval(trimmed) ?? .infinity

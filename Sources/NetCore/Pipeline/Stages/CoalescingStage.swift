@@ -9,7 +9,7 @@
 ///
 /// Not a ``RequestStage``: the rest of the road it is given must outlive the caller that starts the call, since the
 /// others may still be waiting when that one is cancelled.
-package struct CoalescingStage: Sendable {
+struct CoalescingStage: Sendable {
     package let coalescer: RequestCoalescer
     package let state: RequestState
     /// The road's transport: copies of an engine over other transports share the registry, never a call.

@@ -1,5 +1,5 @@
 /// Runs every plugin's `prepare`, once per request, before the first attempt.
-package struct PreparationStage: RequestStage {
+struct PreparationStage: RequestStage {
     package let plugins: PluginList
     package let state: RequestState
 

@@ -8,7 +8,7 @@
 package struct RedirectStage: Sendable {
     package let policy: RedirectPolicy
     package let state: RequestState
-    package let statusCheck: StatusCheckStage
+    let statusCheck: StatusCheckStage
 
     /// The most bytes of a followed redirect's body read (and dropped) so its connection can serve the next hop; a
     /// longer body is cut, which closes its connection.

@@ -7,7 +7,7 @@ import Foundation
 /// Turns a response whose status is not 2xx into the error the caller will see: ``NetworkError/unauthorized``
 /// for 401, the request's `errorDecoder` result, the ``ServerError`` of its error model, or ``HTTPError``; the
 /// failure keeps the response for the stages outside it (renewal on 401, retries by status).
-package struct StatusCheckStage: Sendable {
+struct StatusCheckStage: Sendable {
     package let errorDecoder: CallerIsolated<((Data) -> (any Error)?)?>
     /// The request's (or the engine's) error model, `nil` when neither names one.
     package var errorModel: ServerErrorDecoding? = nil
