@@ -204,7 +204,8 @@ extension SessionDelegate {
                 delivery = .whole(limits, head: arrived, delivered: delivered)
                 // Only what the caller keeps is reserved: a lying Content-Length cannot make the transport allocate.
                 let limit = limits.limit(forStatus: arrived.head.statusCode)
-                let reserved = min(received.expectedLength ?? -1, Int64(min(limit, ResponseBody.maximumUpfrontReservation)))
+                let reserved = min(
+                    received.expectedLength ?? -1, Int64(min(limit, ResponseBody.maximumUpfrontReservation)))
                 gathered = Data()
                 if reserved > 0 { gathered.reserveCapacity(Int(reserved)) }
                 return .none
@@ -249,14 +250,15 @@ extension SessionDelegate {
         mutating func receivedChunk(
             _ data: Data, at now: ContinuousClock.Instant
         ) -> (action: ChunkAction, progress: ReceivedProgress?) {
-            if var held = heldBack {
-                held.body.append(data.prefix(Self.heldBackBodyLimit - held.body.count))
-                heldBack = held
+            if let kept = heldBack?.body.count {
+                // In place: a copy of the held-back response would make the append copy its body.
+                heldBack?.body.append(data.prefix(Self.heldBackBodyLimit - kept))
                 return (.drop, nil)
             }
             // Stopped already: what arrives until the cancellation lands is dropped.
             guard stopped == nil else { return (.drop, nil) }
-            if configuration.quirks.holdsChunkBookkeeping, tinyChunks.record(chunkOf: data.count, at: now) == .exceeded {
+            if configuration.quirks.holdsChunkBookkeeping, tinyChunks.record(chunkOf: data.count, at: now) == .exceeded
+            {
                 // The cancellation cannot land before the flood pauses (see TinyChunkBudget).
                 var flood = TransportError(.badResponse, host: configuration.host, detail: tinyChunks.explanation)
                 // Sent again, the request would meet the same flood, at the same cost.
@@ -266,9 +268,12 @@ extension SessionDelegate {
             received += Int64(data.count)
             if let limit = decodedLimit, received > limit {
                 let encoded = limit / Int64(ContentCoding.decompressionRatio)
-                return (stop(with: ContentCoding.bomb(host: configuration.host, encoded: encoded, decoded: received)), nil)
+                return (
+                    stop(with: ContentCoding.bomb(host: configuration.host, encoded: encoded, decoded: received)), nil
+                )
             }
-            let progress = configuration.reportsProgress ? ReceivedProgress(received: received, expected: expected) : nil
+            let progress =
+                configuration.reportsProgress ? ReceivedProgress(received: received, expected: expected) : nil
             switch delivery {
             case .streamed(let writer, _):
                 return (.stream(writer), progress)

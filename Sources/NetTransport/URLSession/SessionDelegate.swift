@@ -138,8 +138,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     /// On Linux, answering an HTTP authentication challenge with `.performDefaultHandling` leaves the task
-    /// hanging forever (measured with libcurl 7.88.1, Swift 6.3.1): do what the default should do instead:
-    /// use the configuration's stored credential once, otherwise give up, which delivers the server's 401.
+    /// hanging forever (measured with libcurl 7.88.1, Swift 6.3.1): the answer is resolved
+    /// (``resolvedAnswer(_:_:stored:)``) with the configuration's stored credential, offered only before any failure.
     private static func resolvingDefaultHandling(
         _ completion: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void,
         for challenge: URLAuthenticationChallenge,
@@ -150,12 +150,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             challenge.previousFailureCount == 0
             ? session.configuration.urlCredentialStorage?.defaultCredential(for: challenge.protectionSpace) : nil
         return { disposition, credential in
-            guard disposition == .performDefaultHandling else { return completion(disposition, credential) }
-            if let stored {
-                completion(.useCredential, stored)
-            } else {
-                completion(.cancelAuthenticationChallenge, nil)
-            }
+            let (disposition, credential) = Self.resolvedAnswer(disposition, credential, stored: stored)
+            completion(disposition, credential)
         }
         #else
         return completion
@@ -173,9 +169,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ task: URLSessionTask, _ event: (inout Machine) -> Action
     ) -> (action: Action, reporter: Reporter)? {
         state.withLock { state in
-            let id = task.taskIdentifier
-            guard let reporter = state.transfers[id]?.reporter else { return nil }
-            return (event(&state.transfers[id]!.machine), reporter)
+            // By index, never by copying the transfer out: a copy would make the next append copy the whole body.
+            guard let index = state.transfers.index(forKey: task.taskIdentifier) else { return nil }
+            let action = event(&state.transfers.values[index].machine)
+            return (action, state.transfers.values[index].reporter)
         }
     }
 
