@@ -193,9 +193,9 @@ public actor URLSessionTransport: HTTPTransport {
         }
         try Task.checkCancellation()
         let (task, upload, resend) = try makeTask(for: request)
-        let delivery: SessionDelegate.Delivery
+        let road: SessionDelegate.Machine.Road
         if let limits = request.wholeBody {
-            delivery = .whole(limits, head: nil, delivered: false)
+            road = .whole(limits)
         } else {
             // The consumer stopped early or fell too far behind: stop the transfer (and close the body's files).
             // Not from inside the delegate's callback, where the buffer overflows: on Linux a task cancelled there
@@ -207,7 +207,7 @@ public actor URLSessionTransport: HTTPTransport {
                 DispatchQueue.global().async { task.cancel() }
                 upload?.close()
             }
-            delivery = .streamed(writer: writer, unread: body)
+            road = .streamed(writer, unread: body)
         }
         let delegate = self.delegate
         let closeUpload: (@Sendable () -> Void)? = if let upload { { upload.close() } } else { nil }
@@ -218,10 +218,11 @@ public actor URLSessionTransport: HTTPTransport {
                         task,
                         transfer: SessionDelegate.Transfer(
                             head: continuation,
-                            delivery: delivery,
+                            road: road,
                             progress: request.progress,
                             uploadLength: request.bodyLength,
                             origin: task.originalRequest?.url,
+                            method: task.originalRequest?.httpMethod.flatMap { HTTPMethod(rawValue: $0) },
                             completed: closeUpload,
                             resend: resend
                         ))
