@@ -5,7 +5,7 @@ import NetAuth
 import NetCore
 import NetOpenAPI
 import OpenAPIRuntime
-import Synchronization
+import NetKitLock
 import Testing
 
 @Suite("TokenRefreshMiddleware: NetKit's single-flight renewal for another transport")
@@ -14,7 +14,7 @@ struct TokenRefreshMiddlewareTests {
 
     /// A `next` that answers 401 unless the request carries the fresh token, and counts calls.
     final class Server: Sendable {
-        private let calls = Mutex<[String]>([])
+        private let calls = Lock<[String]>([])
         var authorizations: [String] { calls.withLock { $0 } }
 
         @Sendable func next(_ request: HTTPRequest, _ body: HTTPBody?, _ url: URL) async throws -> (

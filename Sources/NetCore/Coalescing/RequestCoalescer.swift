@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 
 /// The calls identical requests share while they are in flight: one engine's (and all its copies') registry.
 ///
@@ -37,7 +37,7 @@ package final class RequestCoalescer: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     package init() {}
 

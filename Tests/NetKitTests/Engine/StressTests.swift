@@ -1,7 +1,7 @@
 import Foundation
 import NetKit
 import NetKitTesting
-import Synchronization
+import NetKitLock
 import Testing
 
 /// 10,000 requests from 64 tasks through one engine, with token refreshes, retries, timeouts and cancellations
@@ -39,7 +39,7 @@ struct StressTests {
 
     /// The server's side: how often each path was asked for, and the tokens it saw.
     final class Server: Sendable {
-        let attempts = Mutex<[String: Int]>([:])
+        let attempts = Lock<[String: Int]>([:])
 
         func reply(to request: TransportRequest) -> StubTransport.Reply {
             let path = request.url?.path() ?? ""
@@ -67,10 +67,10 @@ struct StressTests {
 
     /// The client's side: its token, its refreshes, and how each request ended.
     final class Client: Sendable {
-        let token = Mutex(0)
-        let refreshes = Mutex(0)
-        let outcomes = Mutex<[Int: String]>([:])
-        let duplicates = Mutex(0)
+        let token = Lock(0)
+        let refreshes = Lock(0)
+        let outcomes = Lock<[Int: String]>([:])
+        let duplicates = Lock(0)
 
         func record(_ index: Int, _ outcome: String) {
             outcomes.withLock { outcomes in

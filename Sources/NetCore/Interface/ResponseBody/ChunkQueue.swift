@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Dispatch
-import Synchronization
+import NetKitLock
 
 /// The buffer between a transport that pushes chunks (URLSession's delegate) and the one consumer of a
 /// ``ResponseBody``: at most `limit` unread bytes in memory, and beyond them, when `spill` allows, a temporary
@@ -102,7 +102,7 @@ package final class ChunkQueue: Sendable {
     /// The most pieces of work the writer does before it lets its queue run something else.
     private static let writerRound = 64
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let spill: Spill?
     private let onAbandon: @Sendable () -> Void
 
@@ -115,7 +115,7 @@ package final class ChunkQueue: Sendable {
         let spill = spill.flatMap { $0.limit > 0 ? $0 : nil }
         let limits = StateMachine.Limits(
             memory: max(1, limit), spill: spill?.limit ?? 0, writeAhead: max(1, spill?.writeAhead ?? 0))
-        self.state = Mutex(State(machine: StateMachine(limits: limits)))
+        self.state = Lock(State(machine: StateMachine(limits: limits)))
         self.spill = spill
         self.onAbandon = onAbandon
     }
