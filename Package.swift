@@ -144,7 +144,8 @@ let package = Package(
         // see under `make tsan`): a module of its own because LoopbackServer shares it without depending on NetCore.
         // Not a product; `package` access only.
         .target(name: "NetKitLock", swiftSettings: strictSwift),
-        .executableTarget(name: "netkit-demo", dependencies: ["NetKit", "LoopbackServer", "NetKitLock"], swiftSettings: strictSwift),
+        .executableTarget(
+            name: "netkit-demo", dependencies: ["NetKit", "LoopbackServer", "NetKitLock"], swiftSettings: strictSwift),
         // Programs CI builds, runs and reads with `readelf`: neither links FoundationNetworking (.ci/link-check).
         .executableTarget(
             name: "netkit-core-example",
@@ -169,7 +170,8 @@ let package = Package(
         ),
         .testTarget(
             name: "NetAsyncHTTPClientTests",
-            dependencies: ["NetAsyncHTTPClient", "NetKitTesting", "LoopbackServer", "NetKitLock"] + asyncHTTPClientProducts
+            dependencies: ["NetAsyncHTTPClient", "NetKitTesting", "LoopbackServer", "NetKitLock"]
+                + asyncHTTPClientProducts
                 + nioProducts(["NIOHTTP2"]),
             swiftSettings: strictSwift
         ),
@@ -177,10 +179,14 @@ let package = Package(
             name: "NetKitTestingTests", dependencies: ["NetKitTesting", "NetCore", "NetTransport", "NetKitLock"],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "NetAuthTests", dependencies: ["NetAuth", "NetCore", "NetKitTesting", "NetKitLock"], swiftSettings: strictSwift),
-        .testTarget(name: "NetStreamingTests", dependencies: ["NetStreaming", "NetCore", "NetKitLock"], swiftSettings: strictSwift),
+            name: "NetAuthTests", dependencies: ["NetAuth", "NetCore", "NetKitTesting", "NetKitLock"],
+            swiftSettings: strictSwift),
         .testTarget(
-            name: "NetKitTests", dependencies: ["NetKit", "NetKitTesting", "LoopbackServer", "NetKitLock"], swiftSettings: strictSwift
+            name: "NetStreamingTests", dependencies: ["NetStreaming", "NetCore", "NetKitLock"],
+            swiftSettings: strictSwift),
+        .testTarget(
+            name: "NetKitTests", dependencies: ["NetKit", "NetKitTesting", "LoopbackServer", "NetKitLock"],
+            swiftSettings: strictSwift
         ),
         .testTarget(
             name: "NetOpenAPITests",
@@ -219,6 +225,7 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "NetKitLock"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "LoopbackServerTests", dependencies: ["LoopbackServer", "NetKitLock"], swiftSettings: strictSwift),
     ]
 )

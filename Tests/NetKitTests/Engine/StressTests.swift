@@ -143,7 +143,8 @@ struct StressTests {
         // again after it had succeeded (a duplicate) shows here.
         let attempts = server.attempts.withLock { $0 }
         let duplicated = attempts.filter { path, count in
-            (path.hasPrefix("/retry/") || path.hasPrefix("/rotation/")) ? count != 2 : path.hasPrefix("/plain/") && count != 1
+            (path.hasPrefix("/retry/") || path.hasPrefix("/rotation/"))
+                ? count != 2 : path.hasPrefix("/plain/") && count != 1
         }
         #expect(duplicated.isEmpty, "sent more or less often than their kind calls for: \(duplicated.prefix(5))")
         #expect(attempts.keys.filter { $0.hasPrefix("/plain/") }.count == 6_000)
