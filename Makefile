@@ -1,5 +1,5 @@
 # Shortcuts for the commands the README names.
-.PHONY: test-under-load build test demo bench bench-transports test-ahc compat readme ci clean lint format api api-baseline fuzz docs
+.PHONY: test-under-load tsan build test demo bench bench-transports test-ahc compat readme ci clean lint format api api-baseline fuzz docs
 
 build:
 	swift build -Xswiftc -warnings-as-errors
@@ -18,6 +18,10 @@ bench-transports:
 
 test-ahc:
 	swift test --traits AsyncHTTPClient --disable-xctest
+
+# The default suite under the thread sanitizer, in .build-tsan, after two canaries prove it can fail (.ci/thread-sanitizer).
+tsan:
+	bash .ci/thread-sanitizer
 
 # The built suite five times in a row (RUNS=n for another count) while two busy loops keep both cores at 100%.
 test-under-load:

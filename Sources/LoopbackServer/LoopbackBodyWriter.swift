@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 
 /// What a streamed response's producer writes its body through, on the connection's own thread.
 ///
@@ -41,7 +41,7 @@ package final class LoopbackBodyWriter: Sendable {
     private let socket: Socket
     private let wake: WakePipe
     private let wire: Wire
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(socket: Socket, wake: WakePipe, wire: Wire) {
         self.socket = socket

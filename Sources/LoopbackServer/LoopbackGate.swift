@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 
 /// A one-shot signal that test code opens while a streaming producer blocks on it, so a test can
 /// hold a response body back at a chosen point and prove what the client saw before it moved on.
@@ -11,7 +11,7 @@ import Synchronization
 /// still sees it and the producer can `poll()` the gate together with its socket.
 package final class LoopbackGate: Sendable {
     private let pipe: WakePipe
-    private let opened = Mutex(false)
+    private let opened = Lock(false)
 
     /// Creates a closed gate.
     /// - Throws: ``LoopbackServerError/socketFailed(operation:errno:)`` if no pipe can be created.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 
 /// A server on 127.0.0.1 that answers every request with the same bytes, exactly as given, then closes the
 /// connection: for answers ``LoopbackServer`` refuses to send because they are not well-formed or not HTTP/1.1
@@ -11,7 +11,7 @@ package final class LoopbackRawServer: Sendable {
     private let socket: Socket
     /// Shared with the accepting thread, which must not keep the server alive.
     private final class Flag: Sendable {
-        let raised = Mutex(false)
+        let raised = Lock(false)
     }
 
     private let stopped = Flag()

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 
 /// Everything the server's threads share.
 ///
@@ -14,7 +14,7 @@ final class ServerCore: Sendable {
     private let listener: Socket
     /// Lets `stop()` join every thread; entered under the state lock whenever a thread is counted.
     private let threadsDone = DispatchGroup()
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private struct State {
         var stopped = false

@@ -8,7 +8,7 @@ import Foundation
 import NetCore
 import NIOCore
 import NIOFoundationCompat
-import Synchronization
+import NetKitLock
 
 /// Reads an AsyncHTTPClient response body ahead of its consumer, into at most ``bufferLimit`` bytes, small buffers
 /// joined into pieces: what ``ResponseChunks`` hands over.
@@ -49,7 +49,7 @@ final class BodyPump: Sendable {
         var isClosed = false
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let progress: NetworkProgress?
     private let expectedLength: Int64?
     private let idleTimeout: Duration?
@@ -63,7 +63,7 @@ final class BodyPump: Sendable {
         body: HTTPClientResponse.Body, progress: NetworkProgress?, expectedLength: Int64?, idleTimeout: Duration?,
         authority: String, keepAlive: OwnedClient?, waitsForRoom: (@Sendable () -> Void)? = nil
     ) {
-        self.state = Mutex(State(body: body))
+        self.state = Lock(State(body: body))
         self.progress = progress
         self.expectedLength = expectedLength
         self.idleTimeout = idleTimeout

@@ -1,6 +1,6 @@
 #if AsyncHTTPClient
 import AsyncHTTPClient
-import Synchronization
+import NetKitLock
 
 /// An `HTTPClient` that NetKit created and therefore shuts down: once, either when asked or when the last
 /// transport copy and the last response body that use it are gone.
@@ -10,7 +10,7 @@ import Synchronization
 /// whichever thread (possibly one of Swift's cooperative pool) drops the last reference.
 final class OwnedClient: Sendable {
     let client: HTTPClient
-    private let isShutDown = Mutex(false)
+    private let isShutDown = Lock(false)
 
     init(_ client: HTTPClient) {
         self.client = client

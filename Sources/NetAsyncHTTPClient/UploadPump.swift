@@ -2,7 +2,7 @@
 import NetCore
 import NIOCore
 import NIOPosix
-import Synchronization
+import NetKitLock
 
 /// Pulls an upload body from an `UploadReader` piece by piece as AsyncHTTPClient asks for it, so the body
 /// streams with the connection's backpressure (AsyncHTTPClient asks only while the socket can take more).
@@ -23,7 +23,7 @@ final class UploadPump: Sendable {
         var isClosed = false
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     /// The body's size, when known: sent as `Content-Length`, and the total of progress.
     let length: Int64?
     private let progress: NetworkProgress?
@@ -31,7 +31,7 @@ final class UploadPump: Sendable {
     private let readsBlock: Bool
 
     init(reader: sending UploadReader, length: Int64?, readsBlock: Bool, progress: NetworkProgress?) {
-        self.state = Mutex(State(reader: reader, lastActivity: .now))
+        self.state = Lock(State(reader: reader, lastActivity: .now))
         self.length = length
         self.readsBlock = readsBlock
         self.progress = progress

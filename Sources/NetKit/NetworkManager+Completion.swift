@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 
 extension NetworkManager {
     /// Sends `request` and hands its outcome to `completion`: the callback style of SmartNetwork and NetworkKit, on the
@@ -34,7 +34,7 @@ extension NetworkManager {
     ) -> NetworkTask where T: SendableMetatype, T.Response: SendableMetatype {
         let delivery = CompletionGate(completion)
         // The request moves into the task that sends it: held here until the task starts, then taken out once.
-        let pending = Mutex<T?>(request)
+        let pending = Lock<T?>(request)
         return NetworkTask(
             options: options,
             operation: { [self] in
@@ -57,10 +57,10 @@ extension NetworkManager {
 
 /// Hands a completion to the first of the outcome and a cancellation that claims it: what makes it run exactly once.
 private final class CompletionGate<Response>: Sendable {
-    private let completion: Mutex<(@Sendable (Result<Response, any Error>) -> Void)?>
+    private let completion: Lock<(@Sendable (Result<Response, any Error>) -> Void)?>
 
     init(_ completion: @escaping @Sendable (Result<Response, any Error>) -> Void) {
-        self.completion = Mutex(completion)
+        self.completion = Lock(completion)
     }
 
     /// The completion for the first caller, `nil` for every later one.

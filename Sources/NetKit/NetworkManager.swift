@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import NetKitLock
 
 /// Sends ``NetworkRequest``s: EKNetwork's facade over NetKit's engine.
 ///
@@ -114,7 +114,7 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     private let transport: any HTTPTransport
     /// Where `stream` goes: the same transport, unless `session:` was a mock that cannot stream.
     private let streamingTransport: any HTTPTransport
-    private let settings: Mutex<Settings>
+    private let settings: Lock<Settings>
 
     /// Creates a manager that sends (and streams) through `transport`, running `plugins` on every request.
     public convenience init(
@@ -160,7 +160,7 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
             logging: LoggingPlugin(logger: NetworkLogger(subsystem: loggerSubsystem))
         )
         settings.userAgentConfiguration = userAgentConfiguration
-        self.settings = Mutex(settings)
+        self.settings = Lock(settings)
     }
 
     /// EKNetwork's initializer.

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import NetKitLock
 
 /// A request to an HTTP API, as EKNetwork declares it: where it goes, what it carries and how its answer is
 /// decoded.
@@ -256,7 +256,7 @@ enum DefaultDecoding {
     final class Probe: Sendable {
         let type: ObjectIdentifier
         let response: HTTPURLResponse
-        let seen = Mutex(Implementations())
+        let seen = Lock(Implementations())
 
         init<T>(type: T.Type, response: HTTPURLResponse) {
             self.type = ObjectIdentifier(type)
@@ -267,7 +267,7 @@ enum DefaultDecoding {
     /// The probe of the decoding running on this task, if it is a learning one.
     @TaskLocal static var probe: Probe?
 
-    private static let known = Mutex<[ObjectIdentifier: Implementations]>([:])
+    private static let known = Lock<[ObjectIdentifier: Implementations]>([:])
 
     /// What is known of `type`.
     static func implementations<T>(of type: T.Type) -> Implementations {

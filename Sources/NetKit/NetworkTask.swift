@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 
 /// A handle on a request sent with a completion handler (``NetworkManager/send(_:accessToken:options:completion:)``):
 /// cancel it, start it later, or tie its life to yours.
@@ -39,7 +39,7 @@ public final class NetworkTask: Sendable {
 
     private let core: Core
     /// Whether releasing the handle cancels the request: ``Options/cancelsOnRelease`` until ``detach()``.
-    private let cancelsOnRelease: Mutex<Bool>
+    private let cancelsOnRelease: Lock<Bool>
 
     /// A task that runs `operation` (which sends and delivers its outcome) and, when cancelled before that outcome
     /// was delivered, runs what `claimCancellation` hands back.
@@ -50,7 +50,7 @@ public final class NetworkTask: Sendable {
         claimCancellation: @escaping @Sendable () -> (@Sendable () -> Void)?
     ) {
         self.core = Core(operation: operation, claimCancellation: claimCancellation)
-        self.cancelsOnRelease = Mutex(options.contains(.cancelsOnRelease))
+        self.cancelsOnRelease = Lock(options.contains(.cancelsOnRelease))
         if !options.contains(.deferredStart) { core.start() }
     }
 
@@ -104,7 +104,7 @@ public final class NetworkTask: Sendable {
             var task: Task<Void, Never>?
         }
 
-        private let state = Mutex(State())
+        private let state = Lock(State())
         private let operation: @Sendable () async -> Void
         private let claimCancellation: @Sendable () -> (@Sendable () -> Void)?
 

@@ -1,7 +1,7 @@
 import Foundation
 import LoopbackServer
 import NetCore
-import Synchronization
+import NetKitLock
 
 /// Redirect chains on 127.0.0.1 and what NetKit's engine makes of each over a given transport: the executable rows
 /// of the redirect and credential table in Docs/Reliability.md.
@@ -211,7 +211,7 @@ package enum RedirectTable {
 
     /// Notes each attempt's reason, method and path.
     private final class HopRecorder: Plugin, Sendable {
-        let hops = Mutex<[String]>([])
+        let hops = Lock<[String]>([])
         func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {
             let line = "\(context.reason) \(request.method.rawValue) \(request.head.pathWithoutQuery)"
             hops.withLock { $0.append(line) }
@@ -222,7 +222,7 @@ package enum RedirectTable {
     private static let hits = HitCounter()
 
     private final class HitCounter: Sendable {
-        private let counts = Mutex<[String: Int]>([:])
+        private let counts = Lock<[String: Int]>([:])
         func add(_ path: String, port: String) { counts.withLock { $0["\(port)\(path)", default: 0] += 1 } }
         func count(_ path: String, _ base: URL) -> Int {
             counts.withLock { $0["\(base.port.map(String.init) ?? "")\(path)", default: 0] }

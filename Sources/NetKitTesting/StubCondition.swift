@@ -1,6 +1,6 @@
 import Foundation
 import NetCore
-import Synchronization
+import NetKitLock
 
 /// A condition a request must meet for a ``Stub`` to answer it. A stub's conditions must all hold.
 ///
@@ -98,10 +98,10 @@ public struct StubCondition: Sendable, CustomStringConvertible {
 /// A regular expression that requests arriving on several tasks match against: the standard library's `Regex` is
 /// not `Sendable`, so it is used by one task at a time.
 private final class SharedRegex<Output>: Sendable {
-    private let regex: Mutex<Regex<Output>>
+    private let regex: Lock<Regex<Output>>
 
     init(_ regex: sending Regex<Output>) {
-        self.regex = Mutex(regex)
+        self.regex = Lock(regex)
     }
 
     func isMatched(in text: String) -> Bool {

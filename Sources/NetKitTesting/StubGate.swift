@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 
 /// Holds stub replies until the test opens it, and tells the test when requests have reached it: a suspension
 /// the test releases, instead of a delay that would make the test race a clock.
@@ -28,7 +28,7 @@ public final class StubGate: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates a closed gate.
     public init() {}

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import NetCore
-import Synchronization
+import NetKitLock
 
 /// A transport for your tests: it answers from stubs that match conditions, from a script or from a closure,
 /// records every request, and can fail or wait.
@@ -149,8 +149,8 @@ public final class StubTransport: HTTPTransport {
     /// What answers a request no stub matches.
     private let fallback: (@Sendable (TransportRequest, Int) async throws -> Reply)?
     private let clock: any Clock<Duration>
-    private let recorded = Mutex<[RecordedRequest]>([])
-    private let registry = Mutex<(stubs: [Stub], matches: [Int], unmatched: [RecordedRequest], fallbacks: Int)>(
+    private let recorded = Lock<[RecordedRequest]>([])
+    private let registry = Lock<(stubs: [Stub], matches: [Int], unmatched: [RecordedRequest], fallbacks: Int)>(
         ([], [], [], 0))
 
     /// A stub that answers from the stubs you register (``stub(_:reply:)``, ``add(_:)``) and fails requests none

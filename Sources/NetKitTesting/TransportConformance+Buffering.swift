@@ -1,7 +1,7 @@
 import Foundation  // InputStream: not in FoundationEssentials
 import LoopbackServer
 import NetCore
-import Synchronization
+import NetKitLock
 
 extension TransportConformance {
     /// A streamed response body reaches the caller while it is still arriving, never gathered into memory first:
@@ -13,7 +13,7 @@ extension TransportConformance {
         context in
         let first = Data(repeating: UInt8(ascii: "a"), count: 4096)
         let gate = try LoopbackGate()
-        let released = Mutex<Bool?>(nil)
+        let released = Lock<Bool?>(nil)
         let server = try context.server { _ in
             .streamed(headers: [(name: "Content-Type", value: "application/octet-stream")]) { writer in
                 writer.write(first)
@@ -103,7 +103,7 @@ extension TransportConformance {
 final class HeldBackStream: InputStream {
     /// Whether the stream waited for the gate in vain: `nil` until it has waited.
     final class Outcome: Sendable {
-        private let state = Mutex<Bool?>(nil)
+        private let state = Lock<Bool?>(nil)
 
         var heldInVain: Bool? { state.withLock { $0 } }
 

@@ -1,7 +1,7 @@
 import Foundation
 import LoopbackServer
 import NetCore
-import Synchronization
+import NetKitLock
 
 extension TransportConformance {
     /// `send` returns at the response head, while the server still holds the body back.
@@ -10,7 +10,7 @@ extension TransportConformance {
         // that long to hand the head over), so that a transport that waits for the body still fails with this
         // check's own message before the limit.
         let gate = try LoopbackGate()
-        let released = Mutex<Bool?>(nil)
+        let released = Lock<Bool?>(nil)
         let server = try context.server { _ in
             .streamed(headers: [(name: "Content-Type", value: "text/plain")]) { writer in
                 let opened = writer.wait(for: gate, timeout: context.options.timeLimit / 2)
@@ -88,7 +88,7 @@ extension TransportConformance {
     /// Each piece the server writes reaches the consumer while the server is still writing.
     static let incrementalStreaming = TransportConformanceCheck("incremental streaming") { context in
         let gates = try (0..<3).map { _ in try LoopbackGate() }
-        let timedOut = Mutex(false)
+        let timedOut = Lock(false)
         let server = try context.server { _ in
             .streamed(headers: [(name: "Content-Type", value: "application/x-ndjson")]) { writer in
                 for (index, gate) in gates.enumerated() {

@@ -1,5 +1,5 @@
 import NetCore
-import Synchronization
+import NetKitLock
 
 /// One check of ``TransportConformance``: run it against your transport, alone or as one argument of a
 /// parameterized test.
@@ -78,7 +78,7 @@ public struct TransportConformanceCheck: Sendable, CustomStringConvertible, Hash
 
 /// The one continuation of a race, resumed by whoever finishes first.
 private final class RaceOutcome: Sendable {
-    private let continuation = Mutex<CheckedContinuation<Void, any Error>?>(nil)
+    private let continuation = Lock<CheckedContinuation<Void, any Error>?>(nil)
 
     func wait(with continuation: CheckedContinuation<Void, any Error>) {
         self.continuation.withLock { $0 = continuation }

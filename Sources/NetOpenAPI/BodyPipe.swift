@@ -2,7 +2,7 @@
 import Dispatch
 import Foundation  // InputStream.Status: not in FoundationEssentials
 import OpenAPIRuntime
-import Synchronization
+import NetKitLock
 
 /// Carries a generated client's request body, an async sequence, to a transport that reads bodies synchronously
 /// through an `InputStream`, in bounded memory.
@@ -31,7 +31,7 @@ final class BodyPipe: Sendable {
     }
 
     private let body: HTTPBody
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// Signalled when a waiting reader has something to look at: a chunk, the end, an error, or a close.
     private let readable = DispatchSemaphore(value: 0)
 

@@ -1,5 +1,5 @@
 import NetCore
-import Synchronization
+import NetKitLock
 
 /// The credential of an event source made outside any actor: the `accessToken` closure's token as read when the
 /// source was made (the closure is not `Sendable`, so it is never kept), until a renewal; from then on the token
@@ -43,7 +43,7 @@ package struct SnapshotTokenCredentials: CredentialProvider {
     /// A recovery that remembers that it renewed the credential (or found it renewed since a request was sent).
     final class Renewals: CredentialRecovery {
         private let base: any CredentialRecovery
-        private let renewed = Mutex(false)
+        private let renewed = Lock(false)
 
         init(_ base: any CredentialRecovery) {
             self.base = base

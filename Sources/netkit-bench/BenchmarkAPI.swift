@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackServer
-import Synchronization
+import NetKitLock
 
 /// The benchmarks' server logic: small JSON answers behind a token that the benchmark can expire.
 final class BenchmarkAPI: Sendable {
@@ -10,7 +10,7 @@ final class BenchmarkAPI: Sendable {
         var unauthorized = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Invalidates the current token: every request now needs a refresh first.
     func expire() {

@@ -1,7 +1,7 @@
 import Foundation
 import LoopbackServer
 import NetKit
-import Synchronization
+import NetKitLock
 
 // The bounds cases: what a hostile server costs a client, each road in a fresh child process whose peak resident
 // memory (VmHWM), CPU time (getrusage) and peak spill on disk are its own; the server runs in this process.
@@ -228,7 +228,7 @@ struct BoundsBenchmark {
 
     /// The first connection gets `retry: 0` and one event, then is cut; every later one is cut before any event.
     static func retryZeroServer() throws -> LoopbackServer {
-        let connections = Mutex(0)
+        let connections = Lock(0)
         let eventStream = [(name: "Content-Type", value: "text/event-stream")]
         return try LoopbackServer(limits: LoopbackLimits(maxRecordedRequests: 0)) { _ in
             let first = connections.withLock {

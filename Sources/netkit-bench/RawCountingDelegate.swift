@@ -2,12 +2,12 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import NetKitLock
 
 /// The baseline of the `stream` case: a raw session-level `URLSessionDataDelegate` that only counts the bytes
 /// it is handed (and, when asked, the line ends among them), the least any streaming client on Linux can do.
 ///
-/// `@unchecked Sendable` because `NSObject` is not `Sendable`; its only mutable state is `transfers`, a `Mutex`.
+/// `@unchecked Sendable` because `NSObject` is not `Sendable`; its only mutable state is `transfers`, a `Lock`.
 final class RawCountingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct Transfer {
         var bytes = 0
@@ -16,7 +16,7 @@ final class RawCountingDelegate: NSObject, URLSessionDataDelegate, @unchecked Se
         let waiter: CheckedContinuation<(bytes: Int, lineEnds: Int), any Error>
     }
 
-    private let transfers = Mutex<[Int: Transfer]>([:])
+    private let transfers = Lock<[Int: Transfer]>([:])
 
     /// GETs `url` through `session` (whose delegate this is) and returns the body's size and line ends.
     func fetch(_ url: URL, in session: URLSession, countingLines: Bool = false) async throws -> (

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import LoopbackServer
 import NetKit
-import Synchronization
+import NetKitLock
 
 // `uploads`: multipart encoding in memory, and a large file uploaded as one multipart part over loopback by
 // NetKit (`NetworkManager.send`, and `URLSessionTransport` alone), by a plain URLSession from one `Data`, and by a
@@ -494,7 +494,7 @@ final class CollectingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sen
         var response: URLResponse?
         var waiter: CheckedContinuation<(Data, URLResponse), any Error>?
     }
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Starts `task` and waits for its end.
     func run(_ task: URLSessionTask) async throws -> (Data, URLResponse) {

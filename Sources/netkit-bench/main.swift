@@ -11,7 +11,7 @@ import FoundationNetworking
 #endif
 import LoopbackServer
 import NetKit
-import Synchronization
+import NetKitLock
 
 struct Profile: Decodable, Sendable {
     let id: Int
@@ -35,7 +35,7 @@ struct RefreshTokens: NetworkRequest {
 
 final class Store: TokenRefreshProvider, Sendable {
     let manager: NetworkManager
-    let token = Mutex("none")
+    let token = Lock("none")
     init(manager: NetworkManager) { self.manager = manager }
     var current: String { token.withLock { $0 } }
     func refreshTokenIfNeeded() async throws {

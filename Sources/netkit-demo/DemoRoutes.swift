@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackServer
-import Synchronization
+import NetKitLock
 
 /// What the demo's server answers. The handler runs on each connection's own thread.
 final class DemoRoutes: Sendable {
@@ -9,7 +9,7 @@ final class DemoRoutes: Sendable {
     /// The cached article's version: its ETag.
     static let articleETag = #""v1""#
 
-    private let reportAttempts = Mutex(0)
+    private let reportAttempts = Lock(0)
 
     func answer(_ request: LoopbackRequest) -> LoopbackResponse {
         switch (request.method, request.path) {

@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackServer
-import Synchronization
+import NetKitLock
 
 /// The demo's API, served by LoopbackServer on 127.0.0.1 (routes in DemoRoutes.swift). It records what it
 /// answered, so that each section reports what happened on the wire rather than what should have.
@@ -28,7 +28,7 @@ final class DemoServer: Sendable {
 
     /// The server's record of its answers.
     private final class Log: Sendable {
-        private let state = Mutex<(lines: [String], seen: Int)>(([], 0))
+        private let state = Lock<(lines: [String], seen: Int)>(([], 0))
 
         func record(_ line: String) { state.withLock { $0.lines.append(line) } }
 

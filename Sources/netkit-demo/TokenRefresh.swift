@@ -1,6 +1,6 @@
 import Foundation
 import NetKit
-import Synchronization
+import NetKitLock
 
 struct GetProfile: NetworkRequest {
     struct Profile: Decodable, Sendable { let name: String }
@@ -18,7 +18,7 @@ struct RefreshTokens: NetworkRequest {
 
 /// The app's session: it holds the access token and renews it through the same manager.
 final class Session: TokenRefreshProvider, Sendable {
-    let token = Mutex("expired-token")
+    let token = Lock("expired-token")
     let manager: NetworkManager
     init(manager: NetworkManager) { self.manager = manager }
 

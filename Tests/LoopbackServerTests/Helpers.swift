@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackServer
-import Synchronization
+import NetKitLock
 
 /// Tuples are not Equatable; comparing `[name, value]` arrays keeps expectations readable.
 func pairs(_ fields: [(name: String, value: String)]) -> [[String]] {
@@ -25,10 +25,10 @@ func measure(_ body: () throws -> Void) rethrows -> Duration {
 
 /// A value a producer or handler thread sets and the test reads afterwards.
 final class Recorder<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: Lock<Value>
 
     init(_ initial: Value) {
-        storage = Mutex(initial)
+        storage = Lock(initial)
     }
 
     var value: Value {

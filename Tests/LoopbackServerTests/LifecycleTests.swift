@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackServer
-import Synchronization
+import NetKitLock
 import Testing
 
 @Suite("Lifecycle and waiting")
@@ -132,7 +132,7 @@ struct LifecycleTests {
 
     /// Lets a handler reach its own server without a strong cycle outliving the test.
     private final class ServerBox: Sendable {
-        let server = Mutex<LoopbackServer?>(nil)
+        let server = Lock<LoopbackServer?>(nil)
     }
 
     @Test func handlerMayStopItsOwnServer() throws {

@@ -6,7 +6,7 @@ import NetAsyncHTTPClient
 import NetCore
 import NetKitTesting
 import NIOPosix
-import Synchronization
+import NetKitLock
 import Testing
 
 /// What the AsyncHTTPClient transport promises beyond the conformance suite: backpressure, millisecond
@@ -36,7 +36,7 @@ struct AsyncHTTPClientTransportTests {
         let total = 64 * piece
         // Counted by the producer after each piece has left: reading the writer's own count would wait for its
         // lock, which a write blocked by backpressure holds.
-        let written = Mutex(0)
+        let written = Lock(0)
         let server = try LoopbackServer { _ in
             .streamed(framing: .contentLength(total)) { body in
                 for _ in 0..<(total / piece) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 import NetAuth
 import NetCore
@@ -16,7 +16,7 @@ func engine(_ transport: StubTransport, _ plugins: [any Plugin]) -> RequestExecu
 struct AuthPluginTests {
     @Test("bearer token read before every request; none when nil")
     func bearer() async throws {
-        let token = Mutex<String?>("one")
+        let token = Lock<String?>("one")
         let stub = StubTransport { _, _ in .status(200) }
         let executor = engine(stub, [BearerTokenPlugin { token.withLock { $0 } }])
         _ = try await executor.send(Ping(), baseURL: authBase)
@@ -91,7 +91,7 @@ struct TestOAuth: Authenticator {
 }
 
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Lock(0)
     func increment() -> Int {
         value.withLock {
             $0 += 1

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 @testable import NetAuth
 import NetCore
@@ -93,9 +93,9 @@ struct InstanceScopeTests {
 
     @Test("inside its own refresh a coordinator refuses to wait for itself; a task started there may refresh later")
     func ownRefreshAndItsTasks() async throws {
-        let later = Mutex<Task<Void, any Error>?>(nil)
+        let later = Lock<Task<Void, any Error>?>(nil)
         let (go, start) = AsyncStream.makeStream(of: Void.self)
-        let reference = Mutex<TokenRefreshCoordinator?>(nil)
+        let reference = Lock<TokenRefreshCoordinator?>(nil)
         let coordinator = TokenRefreshCoordinator {
             let coordinator = reference.withLock { $0 }!
             await #expect(throws: NetworkError.unauthorized) { try await coordinator.recover(fromUnauthorizedAt: 0) }
@@ -115,7 +115,7 @@ struct InstanceScopeTests {
 
     @Test("a refresher that never returns times out, fails its waiters and releases the held line")
     func refreshTimeout() async throws {
-        let parked = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let parked = Lock<CheckedContinuation<Void, Never>?>(nil)
         let line = HoldTheLine()
         let coordinator = TokenRefreshCoordinator(policy: TokenRefreshPolicy(timeout: .milliseconds(50)), line: line) {
             // Ignores cancellation on purpose: the timeout must not depend on the refresher's good will.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 import NetAuth
 import NetCore
@@ -13,8 +13,8 @@ struct LoggedCredentialTests {
     /// Every line and every record a debug logger with cURL lines writes for one request that fails with 500,
     /// sent through the engine with a header token, a query token, a key the engine declares and a bearer token.
     static func logged(rules: RedactionRules) async throws -> (lines: [String], records: [NetworkLogRecord]) {
-        let lines = Mutex<[String]>([])
-        let records = Mutex<[NetworkLogRecord]>([])
+        let lines = Lock<[String]>([])
+        let records = Lock<[NetworkLogRecord]>([])
         let lineLogger = NetworkLogger(subsystem: "test", minimumLevel: .debug) { level, line in
             lines.withLock { $0.append("\(level.name): \(line)") }
         }

@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 import Testing
 @testable import NetAuth
 
@@ -10,7 +10,7 @@ final class ManualTimeout: Sendable {
         var cancelled = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let (events, report) = AsyncStream.makeStream(of: String.self)
 
     /// `"started"` each time a timer starts, `"cancelled"` each time one is cancelled before it fired.
@@ -74,7 +74,7 @@ final class StubbornRefresher: Sendable {
         var gates: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let (entries, entered) = AsyncStream.makeStream(of: Int.self)
 
     /// The number of each call as it starts.

@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 import Testing
 import NetAuth
 
@@ -6,7 +6,7 @@ import NetAuth
 struct RefreshWindowTests {
     @Test("refreshes beyond the policy fail with refreshLimitExceeded until the window has passed")
     func limit() async throws {
-        let clock = Mutex(ContinuousClock.now)
+        let clock = Lock(ContinuousClock.now)
         let refresher = GatedRefresher(gated: false)
         let coordinator = TokenRefreshCoordinator(
             refresher: refresher,

@@ -1,10 +1,10 @@
-import Synchronization
+import NetKitLock
 import Testing
 import NetAuth
 
 /// A refresher that counts its calls and, when gated, waits until the test opens the gate.
 final class GatedRefresher: TokenRefreshProvider, Sendable {
-    private let calls = Mutex(0)
+    private let calls = Lock(0)
     private let gate: AsyncStream<Void>?
     private let openGate: AsyncStream<Void>.Continuation?
     private let entered: AsyncStream<Void>.Continuation

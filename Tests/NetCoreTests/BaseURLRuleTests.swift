@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 @testable import NetCore
 
@@ -147,7 +147,7 @@ struct BaseURLRuleTests {
 
     @Test("the engine logs a request it refuses to build once, naming the rule; the plugins see no request")
     func loggedOnce() async throws {
-        let lines = Mutex<[String]>([])
+        let lines = Lock<[String]>([])
         let logger = NetworkLogger(subsystem: "test", minimumLevel: .debug) { level, message in
             lines.withLock { $0.append("\(level.name): \(message)") }
         }
@@ -166,7 +166,7 @@ struct BaseURLRuleTests {
 
     @Test("a bad path and an invalid header are logged once each, on send's road and stream's")
     func otherValidationFailuresLoggedOnce() async throws {
-        let records = Mutex<[NetworkLogRecord]>([])
+        let records = Lock<[NetworkLogRecord]>([])
         let logger = NetworkLogger(subsystem: "test", minimumLevel: .error) { record in
             records.withLock { $0.append(record) }
         }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 import NetCore
 
@@ -55,7 +55,7 @@ struct BufferedBodySpillTests {
 
     @Test("past both limits the body fails loudly, drops what it held and tells the transport once")
     func bothLimits() async throws {
-        let abandoned = Mutex(0)
+        let abandoned = Lock(0)
         let (body, writer) = ResponseBody.makeBuffered(
             bufferLimit: 1000, spillLimit: 5000, spillDirectory: Self.scratch,
             onAbandon: { abandoned.withLock { $0 += 1 } })
@@ -80,7 +80,7 @@ struct BufferedBodySpillTests {
 
     @Test("a spill directory that cannot hold a file fails the body with what went wrong, and stops the transfer")
     func unwritableDirectory() async throws {
-        let abandoned = Mutex(0)
+        let abandoned = Lock(0)
         let missing = Self.scratch.appending(path: "netkit-no-such-directory-\(UUID().uuidString)")
         let (body, writer) = ResponseBody.makeBuffered(
             bufferLimit: 10, spillLimit: 1000, spillDirectory: missing, onAbandon: { abandoned.withLock { $0 += 1 } })

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 import NetCore
 
@@ -23,7 +23,7 @@ struct CURLCommandTests {
 
     /// The lines a logger at `level` writes while the plugin handles one initial attempt.
     static func lines(level: NetworkLogger.Level, secrets: CURLSecrets = .hidden) async throws -> [String] {
-        let lines = Mutex<[String]>([])
+        let lines = Lock<[String]>([])
         let logger = NetworkLogger(subsystem: "test", minimumLevel: level) { level, line in
             lines.withLock { $0.append("\(level.name): \(line)") }
         }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 import NetCore
 
@@ -7,7 +7,7 @@ import NetCore
 struct CookieJarTests {
     /// A settable clock for expiry.
     final class Now: Sendable {
-        let value = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+        let value = Lock(Date(timeIntervalSince1970: 1_700_000_000))
         var date: Date { value.withLock { $0 } }
         func advance(_ seconds: TimeInterval) { value.withLock { $0 += seconds } }
     }
@@ -230,8 +230,8 @@ struct CookieJarTests {
 
     /// The responses a test transport gives the stage, and the `Cookie` headers it saw.
     final class Script: Sendable {
-        let sent = Mutex<[String]>([])
-        let fromCache = Mutex(false)
+        let sent = Lock<[String]>([])
+        let fromCache = Lock(false)
 
         func next(setting cookie: String) -> StageNext {
             { request in

@@ -1,14 +1,14 @@
 import Foundation
 import NetCore
-import Synchronization
+import NetKitLock
 import Testing
 
 @Suite("Structured log records")
 struct LoggingRecordTests {
     /// Collects what a logger writes.
     final class Collected: Sendable {
-        let lines = Mutex<[String]>([])
-        let records = Mutex<[NetworkLogRecord]>([])
+        let lines = Lock<[String]>([])
+        let records = Lock<[NetworkLogRecord]>([])
 
         func lineLogger(_ level: NetworkLogger.Level?) -> NetworkLogger {
             guard let level else { return .disabled }

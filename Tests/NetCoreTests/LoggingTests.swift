@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 import Testing
 import NetCore
 
@@ -19,7 +19,7 @@ struct LoggingTests {
 
     @Test("a sink receives messages at or above its level")
     func sink() {
-        let lines = Mutex<[String]>([])
+        let lines = Lock<[String]>([])
         let logger = NetworkLogger(subsystem: "test", minimumLevel: .info) { level, message in
             lines.withLock { $0.append("\(level): \(message)") }
         }

@@ -1,5 +1,5 @@
 import Observation
-import Synchronization
+import NetKitLock
 import Testing
 @testable import NetCore
 
@@ -40,7 +40,7 @@ struct NetworkProgressTests {
     @Test("Observation reports a change of fractionCompleted")
     func observation() {
         let progress = NetworkProgress()
-        let changes = Mutex(0)
+        let changes = Lock(0)
         withObservationTracking {
             _ = progress.fractionCompleted
         } onChange: {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 import NetCore
 
@@ -11,7 +11,7 @@ struct ResponseCacheTests {
 
     /// A settable clock.
     final class Now: Sendable {
-        let value = Mutex(ResponseCacheTests.t0)
+        let value = Lock(ResponseCacheTests.t0)
         var date: Date { value.withLock { $0 } }
         func advance(_ seconds: TimeInterval) { value.withLock { $0 += seconds } }
     }

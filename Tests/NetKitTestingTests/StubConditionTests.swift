@@ -1,7 +1,7 @@
 import Foundation
 import NetCore
 import NetKitTesting
-import Synchronization
+import NetKitLock
 import Testing
 
 /// Stubs that match conditions, through the engine (`RequestExecutor`, what `NetworkManager` runs on).
@@ -138,7 +138,7 @@ struct StubConditionTests {
 
     /// Records each wait and returns at once: no test waits on the wall clock.
     final class InstantClock: Clock, Sendable {
-        let waits = Mutex<[Duration]>([])
+        let waits = Lock<[Duration]>([])
         let now = ContinuousClock.now
         var minimumResolution: Duration { .nanoseconds(1) }
         func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {

@@ -1,7 +1,7 @@
 #if Metrics
 import Foundation
 import NetCore
-import Synchronization
+import NetKitLock
 
 let base = URL(string: "https://api.test/v1")!
 
@@ -37,7 +37,7 @@ struct NamesOperation: Plugin {
 
 /// A credential renewed once per 401: the token goes from `stale` to `fresh`.
 final class Renewal: CredentialRecovery {
-    private let state = Mutex((generation: UInt64(0), token: "stale", refreshes: 0))
+    private let state = Lock((generation: UInt64(0), token: "stale", refreshes: 0))
 
     var token: String { state.withLock { $0.token } }
     var refreshes: Int { state.withLock { $0.refreshes } }

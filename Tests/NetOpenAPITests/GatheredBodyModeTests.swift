@@ -7,7 +7,7 @@ import NetCore
 import NetOpenAPI
 import NetTransport
 import OpenAPIRuntime
-import Synchronization
+import NetKitLock
 import Testing
 
 /// The temporary file of a gathered request body (NetKitClientTransport on URLSession, a body past
@@ -20,7 +20,7 @@ import Testing
 struct GatheredBodyModeTests {
     /// Watches a directory: each file created or moved into it, and its permission bits when first seen.
     final class Watcher: Sendable {
-        let sightings = Mutex<[(name: String, mode: UInt32)]>([])
+        let sightings = Lock<[(name: String, mode: UInt32)]>([])
         private let descriptor: Int32
         private let directory: String
         private let done = DispatchSemaphore(value: 0)

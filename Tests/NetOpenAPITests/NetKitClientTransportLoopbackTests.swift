@@ -6,7 +6,7 @@ import NetCore
 import NetOpenAPI
 import NetTransport
 import OpenAPIRuntime
-import Synchronization
+import NetKitLock
 import Testing
 
 #if AsyncHTTPClient
@@ -140,7 +140,7 @@ struct NetKitClientTransportLoopbackTests {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-openapi-\(UUID())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let filesWhileSending = Mutex<[String]>([])
+        let filesWhileSending = Lock<[String]>([])
         let server = try LoopbackServer(limits: LoopbackLimits(), requestBodies: .digested) { request in
             filesWhileSending.withLock {
                 $0 = (try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []

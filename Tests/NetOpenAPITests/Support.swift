@@ -4,7 +4,7 @@ import HTTPTypes
 import NetAuth
 import NetCore
 import OpenAPIRuntime
-import Synchronization
+import NetKitLock
 
 /// A clock that does not sleep: it records every wait and returns at once, so `Retry-After` is checked without
 /// waiting for it.
@@ -12,7 +12,7 @@ final class WaitRecordingClock: Clock, Sendable {
     typealias Instant = ContinuousClock.Instant
     typealias Duration = Swift.Duration
 
-    private let waits = Mutex<[Duration]>([])
+    private let waits = Lock<[Duration]>([])
 
     var now: Instant { .now }
     var minimumResolution: Duration { .nanoseconds(1) }
@@ -31,7 +31,7 @@ struct CountingAuthenticator: Authenticator {
     let refreshes = Refreshes()
 
     final class Refreshes: Sendable {
-        private let count = Mutex(0)
+        private let count = Lock(0)
         var value: Int { count.withLock { $0 } }
         func increment() { count.withLock { $0 += 1 } }
     }
@@ -48,7 +48,7 @@ struct CountingAuthenticator: Authenticator {
 
 /// Records the operation IDs and attempts plugins see.
 final class OperationWitness: Plugin, Sendable {
-    private let seen = Mutex<[String]>([])
+    private let seen = Lock<[String]>([])
     var entries: [String] { seen.withLock { $0 } }
 
     func willSend(_ request: inout TransportRequest, context: PluginContext) async throws {

@@ -5,7 +5,7 @@ import NetAuth
 import NetCore
 import NetOpenAPI
 import OpenAPIRuntime
-import Synchronization
+import NetKitLock
 import Testing
 
 @Suite("TokenRefreshMiddleware: NetKit's single-flight renewal for another transport")
@@ -13,23 +13,50 @@ struct TokenRefreshMiddlewareTests {
     static let base = URL(string: "https://api.test")!
 
     /// A `next` that answers 401 unless the request carries the fresh token, and counts calls.
+    ///
+    /// With `holdingUnauthorized: n` it holds each 401 until `n` requests without the fresh token have arrived, then
+    /// answers them all at once: the 401s then certainly overlap, however the tasks are scheduled.
     final class Server: Sendable {
-        private let calls = Mutex<[String]>([])
-        var authorizations: [String] { calls.withLock { $0 } }
+        private struct State {
+            var calls: [String] = []
+            var held: [CheckedContinuation<Void, Never>] = []
+        }
+        private let state = Lock(State())
+        private let holdingUnauthorized: Int
+
+        init(holdingUnauthorized: Int = 0) {
+            self.holdingUnauthorized = holdingUnauthorized
+        }
+
+        var authorizations: [String] { state.withLock { $0.calls } }
 
         @Sendable func next(_ request: HTTPRequest, _ body: HTTPBody?, _ url: URL) async throws -> (
             HTTPResponse, HTTPBody?
         ) {
             let authorization = request.headerFields[.authorization] ?? "none"
-            calls.withLock { $0.append(authorization) }
-            let status: HTTPResponse.Status = authorization == "Bearer fresh" ? .ok : .unauthorized
-            return (HTTPResponse(status: status), nil)
+            guard authorization != "Bearer fresh" else {
+                state.withLock { $0.calls.append(authorization) }
+                return (HTTPResponse(status: .ok), nil)
+            }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                    state.calls.append(authorization)
+                    state.held.append(continuation)
+                    let unauthorized = state.calls.filter { $0 != "Bearer fresh" }.count
+                    guard unauthorized >= holdingUnauthorized else { return [] }
+                    defer { state.held.removeAll() }
+                    return state.held
+                }
+                for continuation in released { continuation.resume() }
+            }
+            return (HTTPResponse(status: .unauthorized), nil)
         }
     }
 
-    @Test("ten concurrent 401s wait for one renewal; each is sent once more with the new token")
+    @Test("ten 401s that certainly overlap wait for one renewal; each is sent once more with the new token")
     func oneRenewal() async throws {
-        let server = Server()
+        // Every 401 is held until all ten requests have got one: they overlap, however the tasks are scheduled.
+        let server = Server(holdingUnauthorized: 10)
         let authenticator = CountingAuthenticator()
         let middleware = TokenRefreshMiddleware(
             credentials: AuthenticatorCredentials(authenticator: authenticator, credential: "stale"))
@@ -47,7 +74,8 @@ struct TokenRefreshMiddlewareTests {
         #expect(statuses == Array(repeating: 200, count: 10))
         #expect(authenticator.refreshes.value == 1)
         #expect(server.authorizations.filter { $0 == "Bearer fresh" }.count == 10)
-        #expect(server.authorizations.count <= 20)
+        #expect(server.authorizations.filter { $0 == "Bearer stale" }.count == 10)
+        #expect(server.authorizations.count == 20)
     }
 
     @Test("a request with its own Authorization, or a body that can be read once, is not renewed")

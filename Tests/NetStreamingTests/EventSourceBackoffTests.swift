@@ -1,7 +1,7 @@
 import Foundation
 import NetCore
 import NetStreaming
-import Synchronization
+import NetKitLock
 import Testing
 
 /// The event source's reconnection loop over connections made in memory, slept on a clock that does not sleep: how
@@ -16,7 +16,7 @@ struct EventSourceBackoffTests {
 
     @Test("retry: 0, then every connection fails: 7 connections in 60 s of clock time, not one per millisecond")
     func retryZeroThenFailing() async throws {
-        let connections = Mutex(0)
+        let connections = Lock(0)
         let clock = VirtualClock(budget: .seconds(60))
         // A limit far above the bound, so that the test ends even without a floor.
         let source = EventSource(policy: EventSourcePolicy(maximumAttempts: 1000), clock: clock, randomUnit: { 0 }) {

@@ -2,7 +2,7 @@ import Foundation
 import LoopbackServer
 import NetCore
 import NetTransport
-import Synchronization
+import NetKitLock
 import Testing
 
 @testable import NetTransport
@@ -21,7 +21,7 @@ struct SpillLimitLoopbackTests {
         // 64 MiB, far more than both limits together.
         let server = try LoopbackServer { _ in .patterned(byteCount: 64 << 20, chunked: true) }
         defer { server.stop() }
-        let extent = Mutex<Int64>(0)
+        let extent = Lock<Int64>(0)
         let transport = URLSessionTransport(
             bufferLimit: bufferLimit, spillLimit: spillLimit, spillDirectory: FileManager.default.temporaryDirectory,
             beforeSpillWrite: { offset, count in extent.withLock { $0 = max($0, offset + Int64(count)) } })

@@ -2,7 +2,7 @@ import Foundation
 import LoopbackServer
 import NetCore
 import NetTransport
-import Synchronization
+import NetKitLock
 import Testing
 
 /// On Linux every URLSession's work queue targets one serial queue for the whole process: a spill file written or read
@@ -15,7 +15,7 @@ struct SpillWriterStallTests {
         let entered: AsyncStream<Void>
         private let signal: AsyncStream<Void>.Continuation
         /// Whether the first write has been let through (or gave up waiting).
-        private let returned = Mutex(false)
+        private let returned = Lock(false)
 
         init() throws {
             gate = try LoopbackGate()

@@ -3,7 +3,7 @@ import LoopbackServer
 import NetCore
 import NetTransport
 import Observation
-import Synchronization
+import NetKitLock
 import Testing
 
 /// The road `send` takes through ``URLSessionTransport``: ``TransportRequest/wholeBody`` set, the body gathered by
@@ -133,7 +133,7 @@ struct WholeBodyRoadTests {
         let progress = NetworkProgress()
         progress.follow(.download)
         let request = try whole(server.baseURL, progress: progress)
-        let running = Mutex<Task<TransportResponse, any Error>?>(nil)
+        let running = Lock<Task<TransportResponse, any Error>?>(nil)
         withObservationTracking {
             _ = progress.fractionCompleted
         } onChange: {

@@ -1,5 +1,5 @@
 import NetCore
-import Synchronization
+import NetKitLock
 
 /// An ``Authenticator``'s credential as the engine's credential stage uses it: applied to every attempt, and
 /// renewed once for all concurrent rejections, after which each rejected request is sent once more.
@@ -59,10 +59,10 @@ public final class AuthenticatorCredentials<A: Authenticator>: CredentialProvide
 
 /// The current credential, shared by the provider and its renewal.
 private final class CredentialStore<Credential: Sendable>: Sendable {
-    private let value: Mutex<Credential>
+    private let value: Lock<Credential>
 
     init(_ credential: Credential) {
-        value = Mutex(credential)
+        value = Lock(credential)
     }
 
     var current: Credential {

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
+import NetKitLock
 
 /// Turns an ``Endpoint`` into a ``TransportRequest``: the one request builder `send` and `stream` share.
 ///
@@ -145,7 +145,7 @@ public struct RequestBuilder: Sendable {
 
 /// The parts of the last base URL a builder took apart.
 private final class BaseTargetCache: Sendable {
-    private let last = Mutex<(url: URL, target: RequestURLBuilder.BaseTarget)?>(nil)
+    private let last = Lock<(url: URL, target: RequestURLBuilder.BaseTarget)?>(nil)
 
     /// `url`'s parts, checked (see ``RequestURLBuilder/baseTarget(of:)``), read out of the URL only when it is not
     /// the last one.

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
+import NetKitLock
 
 /// An HTTP cache (RFC 9111) kept in memory, opt-in: `manager.responseCache = ResponseCache(maximumBytes: 8 << 20)`.
 ///
@@ -49,7 +49,7 @@ import Synchronization
 public final class ResponseCache: Sendable {
     /// The most bytes of stored bodies and header fields kept; the least recently used entries go first.
     public let maximumBytes: Int
-    private let entries: Mutex<CacheStore>
+    private let entries: Lock<CacheStore>
     /// The wall-clock time: `Date` and `Expires` are wall-clock dates (a test passes a clock it moves itself).
     private let clock: @Sendable () -> Date
 
@@ -61,7 +61,7 @@ public final class ResponseCache: Sendable {
     /// Creates an empty cache that reads the time from `now`.
     package init(maximumBytes: Int, now: @escaping @Sendable () -> Date) {
         self.maximumBytes = max(0, maximumBytes)
-        self.entries = Mutex(CacheStore(maximumBytes: maximumBytes))
+        self.entries = Lock(CacheStore(maximumBytes: maximumBytes))
         self.clock = now
     }
 

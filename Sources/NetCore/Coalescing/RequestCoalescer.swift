@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 
 /// The calls identical requests share while they are in flight: one engine's (and all its copies') registry.
 ///
@@ -11,7 +11,7 @@ package final class RequestCoalescer: Sendable {
     private typealias Machine = StateMachine<CoalescingKey, Waiter, Task<Void, Never>, CheckedContinuation<Void, Never>>
 
     /// Every decision is the machine's; this type resumes the callers and starts and cancels the calls it names.
-    private let state = Mutex(Machine())
+    private let state = Lock(Machine())
 
     package init() {}
 

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
+import NetKitLock
 
 /// Cookies (RFC 6265) kept between requests, opt-in: `manager.cookieJar = CookieJar()`.
 ///
@@ -45,7 +45,7 @@ import Synchronization
 /// Cookie values are secrets: ``Cookie``'s descriptions redact them, and NetKit's logging redacts `Cookie` and
 /// `Set-Cookie`. The jar keeps cookies in memory only, for as long as it lives.
 public final class CookieJar: Sendable {
-    private let store: Mutex<CookieStore>
+    private let store: Lock<CookieStore>
     private let now: @Sendable () -> Date
 
     /// Creates an empty jar that refuses `Domain` attributes naming a public suffix of the bundled list.
@@ -56,13 +56,13 @@ public final class CookieJar: Sendable {
     /// Creates an empty jar that refuses `Domain` attributes naming a public suffix by `publicSuffixes`:
     /// ``PublicSuffixes/bundled`` (what `init()` uses), ``PublicSuffixes/topLevelOnly``, or a rule of your own.
     public init(publicSuffixes: PublicSuffixes) {
-        self.store = Mutex(CookieStore(publicSuffixes: publicSuffixes))
+        self.store = Lock(CookieStore(publicSuffixes: publicSuffixes))
         self.now = { Date() }
     }
 
     /// Creates an empty jar that reads the time from `now` (for tests of expiry).
     package init(publicSuffixes: PublicSuffixes = .bundled, now: @escaping @Sendable () -> Date) {
-        self.store = Mutex(CookieStore(publicSuffixes: publicSuffixes))
+        self.store = Lock(CookieStore(publicSuffixes: publicSuffixes))
         self.now = now
     }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 
 /// A number for each live object, never given to another object, not even to one that later lives at the same
 /// address: how the response cache and the coalescer tell transports and cookie jars apart (``TransportIdentity``,
@@ -27,7 +27,7 @@ package final class ObjectNumbers: Sendable {
         var sweepAt = 64
     }
 
-    private let table = Mutex(Table())
+    private let table = Lock(Table())
 
     /// The numbers every engine uses.
     package static let shared = ObjectNumbers()

@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 
 /// What an observing plugin keeps about each request in flight, from `prepare` to `didFinish`.
 ///
@@ -14,7 +14,7 @@ package final class RequestLedger<Entry: Sendable>: Sendable {
         var byStart: [ContinuousClock.Instant: [UInt64]] = [:]
     }
 
-    private let book = Mutex(Book())
+    private let book = Lock(Book())
 
     package init() {}
 

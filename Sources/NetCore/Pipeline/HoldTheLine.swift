@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 
 /// Pauses outgoing requests while something must finish first — a token refresh, a migration, a
 /// maintenance window — and releases them afterwards, without polling.
@@ -31,7 +31,7 @@ public final class HoldTheLine: Sendable {
         var isHeld: Bool { anonymousHolds > 0 || !activeHolds.isEmpty }
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// The holds the current task runs inside (set by ``withLineHeld(_:)`` and ``withHolder(_:_:)``).
     @TaskLocal private static var currentHolds: Set<Hold> = []
@@ -40,7 +40,7 @@ public final class HoldTheLine: Sendable {
     /// - Parameter onWaitingCountChange: Told the number of waiting requests whenever it changes (for
     ///   metrics, or for a test that must know a request is parked).
     public init(onWaitingCountChange: (@Sendable (Int) -> Void)? = nil) {
-        state = Mutex(State(observer: onWaitingCountChange))
+        state = Lock(State(observer: onWaitingCountChange))
     }
 
     /// Replaces the observer told the number of waiting requests whenever it changes.

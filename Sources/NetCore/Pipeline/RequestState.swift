@@ -1,3 +1,4 @@
+import NetKitLock
 import Synchronization
 
 /// The state one request's stages share: attempt numbers and metrics.
@@ -14,7 +15,7 @@ package final class RequestState: Sendable {
     package let isStreaming: Bool
     /// When the request started (``RequestMetrics/start``), readable without the lock.
     package let start: ContinuousClock.Instant
-    private let values: Mutex<Values>
+    private let values: Lock<Values>
 
     private static let counter = Atomic<UInt64>(0)
 
@@ -23,7 +24,7 @@ package final class RequestState: Sendable {
         self.isStreaming = isStreaming
         let metrics = RequestMetrics()
         self.start = metrics.start
-        self.values = Mutex(Values(metrics: metrics))
+        self.values = Lock(Values(metrics: metrics))
     }
 
     /// The context of `prepare`.

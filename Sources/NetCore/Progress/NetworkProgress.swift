@@ -1,5 +1,5 @@
 import Observation
-import Synchronization
+import NetKitLock
 
 /// The progress of an upload (or, for a request without a body, a download), from 0.0 to exactly 1.0.
 ///
@@ -53,7 +53,7 @@ public final class NetworkProgress: Observable, Sendable {
     }
 
     private let registrar = ObservationRegistrar()
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates a progress at 0.
     public init() {}

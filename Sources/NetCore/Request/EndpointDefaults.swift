@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
+import NetKitLock
 
 /// What an engine lends, while it sends a request, to the request's properties that keep ``Endpoint``'s defaults:
 /// the configuration's JSON encoder, JSON decoder and retry policy.
@@ -49,7 +49,7 @@ package struct EndpointDefaults: Sendable {
 
 /// The requirements whose default answered while it was bound to ``EndpointDefaults/probe``.
 package final class DefaultsProbe: Sendable {
-    private let names = Mutex<[String]>([])
+    private let names = Lock<[String]>([])
 
     package init() {}
 

@@ -1,11 +1,11 @@
-import Synchronization
+import NetKitLock
 
 /// Tells the transport, once, that the consumer stopped before the end of the body.
 final class Abandonment: Sendable {
-    private let action: Mutex<(@Sendable () -> Void)?>
+    private let action: Lock<(@Sendable () -> Void)?>
 
     init(_ action: @escaping @Sendable () -> Void) {
-        self.action = Mutex(action)
+        self.action = Lock(action)
     }
 
     func fire() {

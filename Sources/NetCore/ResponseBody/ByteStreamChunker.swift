@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
+import NetKitLock
 
 /// Turns a stream of single bytes (EKNetwork's `AsyncThrowingStream<UInt8, Error>`, as users' mocks
 /// produce them) into `Data` chunks, so that the chunk-based views run over it unchanged.
@@ -60,7 +60,7 @@ package final class ByteStreamChunker: Sendable {
             var task: Task<Void, Never>?
         }
 
-        private let state = Mutex(State())
+        private let state = Lock(State())
         private let highWaterMark: Int
 
         init(highWaterMark: Int) {

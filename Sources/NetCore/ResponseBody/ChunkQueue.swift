@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Dispatch
-import Synchronization
+import NetKitLock
 
 /// The buffer between a transport that pushes chunks (URLSession's delegate) and the one consumer of a
 /// ``ResponseBody``: at most `limit` unread bytes in memory, and beyond them, when `spill` allows, a temporary
@@ -102,7 +102,7 @@ package final class ChunkQueue: Sendable {
     /// The most pieces of work the writer does before it lets its queue run something else.
     private static let writerRound = 64
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let spill: Spill?
     private let onAbandon: @Sendable () -> Void
 
@@ -113,7 +113,7 @@ package final class ChunkQueue: Sendable {
     ///     passed: the transport cancels the transfer.
     package init(limit: Int, spill: Spill? = nil, onAbandon: @escaping @Sendable () -> Void) {
         let limits = StateMachine.Limits(bufferLimit: limit, spill: spill)
-        self.state = Mutex(State(machine: StateMachine(limits: limits)))
+        self.state = Lock(State(machine: StateMachine(limits: limits)))
         self.spill = spill
         self.onAbandon = onAbandon
     }

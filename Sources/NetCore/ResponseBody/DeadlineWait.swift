@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 
 /// Waits for an iterator's next element until a deadline, wait after wait, with one timer for all of them: each wait
 /// runs in a child task beside a watcher, and when the timer finds the deadline passed the watcher wins, the wait is
@@ -42,7 +42,7 @@ package final class DeadlineWait: Sendable {
         var timers: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     package init() {}
 

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetCore
-import Synchronization
+import NetKitLock
 
 /// The session-level delegate of a ``URLSessionTransport``: routes each task's callbacks to its transfer's
 /// ``TransferStateMachine`` under its lock, and carries out the actions the machine returns outside it.
@@ -15,7 +15,7 @@ import Synchronization
 /// into URLSession synchronously or blocks; authentication challenges are answered from ``challengeQueue``.
 ///
 /// `@unchecked Sendable` because `NSObject` is not `Sendable`; the class's mutable state is `state`, a
-/// `Mutex`, so every access from URLSession's queues and from the transport is serialised by that lock.
+/// `Lock`, so every access from URLSession's queues and from the transport is serialised by that lock.
 /// `challengeHandler` is immutable and only ever called from ``challengeQueue``, a serial queue, one challenge at
 /// a time as the session it was borrowed from would have called it.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
@@ -76,7 +76,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         var transfers: [Int: Transfer] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// The delegate of a session the transport was built from: the authentication challenges the platform raises
     /// still go to it (on Linux HTTP authentication only: no server trust, so the transport refuses a delegate that
     /// may pin certificates unless it adopts ``SystemTrustDelegate``).

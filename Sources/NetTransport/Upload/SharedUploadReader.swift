@@ -1,6 +1,6 @@
 import Foundation
 import NetCore
-import Synchronization
+import NetKitLock
 
 /// An `UploadReader` behind a lock, so one thread reads while another may close it.
 ///
@@ -16,11 +16,11 @@ final class SharedUploadReader: Sendable {
         var error: UploadSourceError?
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// Takes over `reader`.
     init(_ reader: sending UploadReader) {
-        state = Mutex(State(reader: reader))
+        state = Lock(State(reader: reader))
     }
 
     /// The error that stopped reading, if any.

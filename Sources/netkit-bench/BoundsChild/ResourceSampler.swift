@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +17,7 @@ final class ResourceSampler: Sendable {
         var stopped = false
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     static let interval = Duration.milliseconds(20)
 
     init() {

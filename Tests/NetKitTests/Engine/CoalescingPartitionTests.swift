@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 import NetKitTesting
@@ -18,7 +18,7 @@ struct CoalescingPartitionTests {
 
     /// Records the `X-Request-ID` of the request each `didFinish` is given.
     final class FinishedIDs: Plugin {
-        private let recorded = Mutex<[String?]>([])
+        private let recorded = Lock<[String?]>([])
 
         var ids: [String?] { recorded.withLock { $0 } }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 import NetKitTesting
@@ -24,7 +24,7 @@ struct EngineLoggingTests {
 
     /// Runs a request through 401 → refresh → 503 → retry → 200, then one that fails with 404, logging at `level`.
     func run(at level: NetworkLogger.Level) async throws -> [String] {
-        let lines = Mutex<[String]>([])
+        let lines = Lock<[String]>([])
         let logger = NetworkLogger(subsystem: NetworkLogger.placeholderSubsystem, minimumLevel: level) {
             level, message in
             lines.withLock { $0.append("\(level.name): \(message)") }
@@ -74,7 +74,7 @@ struct EngineLoggingTests {
 
     @Test("cancellation is logged at notice, not as a failure")
     func cancellation() async throws {
-        let lines = Mutex<[String]>([])
+        let lines = Lock<[String]>([])
         let logger = NetworkLogger(subsystem: "test", minimumLevel: .debug) { level, message in
             lines.withLock { $0.append("\(level.name): \(message)") }
         }

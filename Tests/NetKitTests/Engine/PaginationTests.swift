@@ -1,6 +1,6 @@
 import Foundation
 import NetKitTesting
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 
@@ -254,7 +254,7 @@ struct PaginationTests {
             var method: HTTPMethod { .get }
             var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 1, delay: 0, jitter: .none) }
         }
-        let hits = Mutex<[String: Int]>([:])
+        let hits = Lock<[String: Int]>([:])
         let stub = StubTransport { request, _ in
             let path = request.head.path
             let hit = hits.withLock { counts in

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 import NetKitTesting
@@ -28,7 +28,7 @@ struct ResponseCacheEngineTests {
 
     /// A settable wall clock for the cache.
     final class Now: Sendable {
-        let value = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+        let value = Lock(Date(timeIntervalSince1970: 1_700_000_000))
         var date: Date { value.withLock { $0 } }
         func advance(_ seconds: TimeInterval) { value.withLock { $0 += seconds } }
     }
@@ -38,7 +38,7 @@ struct ResponseCacheEngineTests {
     /// A server of `/items/1` with `ETag: "v1"` and `extra` headers: a 304 (with `X-Served: <n>`) to a request whose
     /// `If-None-Match` names it, the item otherwise; `POST` answers 204.
     static func server(_ extra: [String: String] = [:], etag: String = #""v1""#) -> StubTransport {
-        let served = Mutex(0)
+        let served = Lock(0)
         return StubTransport { request, _ in
             let count = served.withLock { count -> Int in
                 count += 1
@@ -196,7 +196,7 @@ struct ResponseCacheEngineTests {
 
     @Test("a failed revalidation reaches the caller and keeps the stored response")
     func failedRevalidation() async throws {
-        let failing = Mutex(false)
+        let failing = Lock(false)
         let stub = StubTransport { request, _ in
             if failing.withLock({ $0 }) { return .status(503) }
             return .json(Self.itemJSON, headers: ["ETag": #""v1""#])

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 import NetKitTesting
@@ -181,7 +181,7 @@ struct SendTests {
 
     @Test("the base URL closure is read for every request")
     func dynamicBaseURL() async throws {
-        let current = Mutex(URL(string: "https://one.test")!)
+        let current = Lock(URL(string: "https://one.test")!)
         let stub = StubTransport { _, _ in .json(#"{"id":1,"name":"a"}"#) }
         let manager = NetworkManager(baseURL: { current.withLock { $0 } }, transport: stub)
         _ = try await manager.send(GetUser(), accessToken: nil)

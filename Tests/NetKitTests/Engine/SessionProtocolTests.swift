@@ -2,14 +2,14 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 
 @Suite("EKNetwork's session: argument")
 struct SessionProtocolTests {
     final class MockSession: URLSessionProtocol {
-        let seen = Mutex<[URLRequest]>([])
+        let seen = Lock<[URLRequest]>([])
         func data(for request: URLRequest) async throws -> (Data, URLResponse) {
             seen.withLock { $0.append(request) }
             let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import NetKitLock
 import Testing
 @testable import NetKit
 import NetKitTesting
@@ -24,7 +24,7 @@ struct DecodeRoutingTests {
             var usedGivenDecoder = false
         }
 
-        private let calls = Mutex<[Call]>([])
+        private let calls = Lock<[Call]>([])
         var all: [Call] { calls.withLock { $0 } }
 
         func record(_ response: URLResponse, usedGivenDecoder: Bool = false) {

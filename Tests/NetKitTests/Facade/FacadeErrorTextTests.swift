@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 import NetKitTesting
@@ -55,7 +55,7 @@ struct FacadeErrorTextTests {
             ),
         ])
     func badBaseURL(base: String, reason: String) async throws {
-        let lines = Mutex<[String]>([])
+        let lines = Lock<[String]>([])
         let stub = StubTransport { _, _ in .status(204) }
         let manager = NetworkManager(baseURL: URL(string: base)!, transport: stub)
         manager.logger = NetworkLogger(subsystem: "test", minimumLevel: .debug) { level, message in
@@ -82,7 +82,7 @@ struct FacadeErrorTextTests {
 
     @Test("a bad path through the facade is logged once, naming its rule")
     func badPathLoggedOnce() async throws {
-        let lines = Mutex<[String]>([])
+        let lines = Lock<[String]>([])
         let manager = NetworkManager(baseURL: stubBase, transport: StubTransport { _, _ in .status(204) })
         manager.logger = NetworkLogger(subsystem: "test", minimumLevel: .debug) { level, message in
             lines.withLock { $0.append("\(level.name): \(message)") }

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 @testable import NetKit
 import NetKitTesting
 
 /// Collects a completion handler's calls: how many, and each result, in order.
 final class CompletionRecorder<Value: Sendable>: Sendable {
-    private let calls = Mutex(0)
+    private let calls = Lock(0)
     private let results: AsyncStream<Result<Value, any Error>>
     private let continuation: AsyncStream<Result<Value, any Error>>.Continuation
 

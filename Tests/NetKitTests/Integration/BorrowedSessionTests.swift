@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import LoopbackServer
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 
@@ -13,7 +13,7 @@ struct BorrowedSessionTests {
     /// Answers HTTP authentication challenges the way an app's own session delegate would; server trust is the
     /// system's to judge.
     final class ChallengeAnswerer: NSObject, URLSessionTaskDelegate, SystemTrustDelegate, Sendable {
-        let challenges = Mutex(0)
+        let challenges = Lock(0)
 
         func urlSession(
             _ session: URLSession,

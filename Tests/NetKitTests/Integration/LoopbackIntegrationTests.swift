@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackServer
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 
@@ -122,14 +122,14 @@ struct LoopbackIntegrationTests {
         }
         final class ServerRefresher: TokenRefreshProvider, Sendable {
             let manager: NetworkManager
-            let token = Mutex("expired")
+            let token = Lock("expired")
             init(manager: NetworkManager) { self.manager = manager }
             func refreshTokenIfNeeded() async throws {
                 let tokens = try await manager.send(RefreshRequest(), accessToken: nil)
                 token.withLock { $0 = tokens.accessToken }
             }
         }
-        let issued = Mutex(0)
+        let issued = Lock(0)
         let server = try LoopbackServer { request in
             if request.path == "/auth/refresh" {
                 let number = issued.withLock {
@@ -154,7 +154,7 @@ struct LoopbackIntegrationTests {
 
     @Test("503 twice then 200 succeeds with retries")
     func retries() async throws {
-        let count = Mutex(0)
+        let count = Lock(0)
         let server = try LoopbackServer { _ in
             count.withLock {
                 $0 += 1

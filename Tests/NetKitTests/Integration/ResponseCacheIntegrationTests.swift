@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackServer
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 
@@ -18,7 +18,7 @@ struct ResponseCacheIntegrationTests {
     /// item otherwise; counts the conditional requests it answered with 304.
     final class ItemServer: Sendable {
         final class Counter: Sendable {
-            let value = Mutex(0)
+            let value = Lock(0)
         }
 
         let notModified = Counter()

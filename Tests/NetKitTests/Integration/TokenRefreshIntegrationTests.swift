@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackServer
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 
@@ -13,7 +13,7 @@ final class TokenIssuingAPI: Sendable {
         var joined = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let condition = NSCondition()
     /// The refresh answers only once this many requests are waiting for it in the client's coordinator
     /// (reported through ``noteWaiting(_:)``, bounded by a timeout), so every request of a test has joined the
@@ -126,7 +126,7 @@ struct TokenRefreshIntegrationTests {
     @Test("a 401 for a token replaced while the request was out is retried without a second refresh")
     func staleCredential() async throws {
         let api = TokenIssuingAPI(refreshAfterUnauthorized: 1)
-        let refreshed = Mutex(false)
+        let refreshed = Lock(false)
         let condition = NSCondition()
         let server = try LoopbackServer { request in
             if request.path == "/users/1" && request.header("Authorization") == "Bearer expired" {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 import NetKitTesting
@@ -28,7 +28,7 @@ struct LoggingPluginTests {
 
     @Test("log lines and cURL output hide every secret: standard headers, configured names, query values, body fields")
     func redaction() async throws {
-        let lines = Mutex<[String]>([])
+        let lines = Lock<[String]>([])
         let logger = NetworkLogger(subsystem: "test", minimumLevel: .debug) { level, line in
             lines.withLock { $0.append("\(level.name): \(line)") }
         }

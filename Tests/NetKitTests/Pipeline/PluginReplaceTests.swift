@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 import NetKitTesting
@@ -22,7 +22,7 @@ struct PluginReplaceTests {
     /// Records the statuses and bodies its `verify` and `didFinish` see.
     final class Witness: Plugin, Sendable {
         let priority: PluginPriority = .low
-        let seen = Mutex<[String]>([])
+        let seen = Lock<[String]>([])
 
         func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async throws
             -> PluginVerdict
@@ -77,7 +77,7 @@ struct PluginReplaceTests {
         let unavailable = ReceivedResponse(head: HTTPResponseHead(statusCode: 503), body: nil)
         /// Replaces the first response only.
         final class Once: Plugin, Sendable {
-            let used = Mutex(false)
+            let used = Lock(false)
             let replacement: ReceivedResponse
             init(_ replacement: ReceivedResponse) { self.replacement = replacement }
             func verify(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext)

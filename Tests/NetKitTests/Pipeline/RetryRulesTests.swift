@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackServer
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 import NetKitTesting
@@ -90,7 +90,7 @@ struct RetryRulesTests {
         /// Time stands still, so each recorded wait is exactly the one asked for.
         final class StillClock: Clock, Sendable {
             let now = ContinuousClock.now
-            let waits = Mutex<[Duration]>([])
+            let waits = Lock<[Duration]>([])
             var minimumResolution: Duration { .nanoseconds(1) }
             func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
                 waits.withLock { $0.append(deadline - now) }
@@ -121,7 +121,7 @@ struct RetryRulesTests {
             formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
             return formatter.string(from: Date().addingTimeInterval(10))
         }
-        let count = Mutex(0)
+        let count = Lock(0)
         let server = try LoopbackServer { _ in
             switch count.withLock({
                 $0 += 1

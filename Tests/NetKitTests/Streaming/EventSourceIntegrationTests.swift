@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackServer
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 
@@ -22,7 +22,7 @@ struct EventSourceIntegrationTests {
 
     @Test("reconnects after a deliberate drop with Last-Event-ID and the server's retry; 204 ends the source")
     func reconnectWithLastEventID() async throws {
-        let connection = Mutex(0)
+        let connection = Lock(0)
         let server = try LoopbackServer { _ in
             switch connection.withLock({
                 $0 += 1
@@ -87,7 +87,7 @@ struct EventSourceIntegrationTests {
 
     @Test("each connection reads the token afresh and goes through 401 → refresh")
     func tokenPerConnection() async throws {
-        let connection = Mutex(0)
+        let connection = Lock(0)
         let server = try LoopbackServer { request in
             if request.path == "/auth/refresh" { return .json(#"{"accessToken":"fresh"}"#) }
             guard request.header("Authorization") == "Bearer fresh" else { return .json("{}", status: 401) }
@@ -174,7 +174,7 @@ struct EventSourceIntegrationTests {
 
     @Test("a server that said retry: 0 and then fails every connection gets 7 connections in 60 s of clock time")
     func retryZeroBounded() async throws {
-        let connection = Mutex(0)
+        let connection = Lock(0)
         let server = try LoopbackServer { _ in
             let first = connection.withLock {
                 $0 += 1

@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackServer
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 
@@ -10,8 +10,8 @@ import NetKit
 struct EventSourceRenewalTests {
     /// Renews `t1` into `t2`, as an app's token manager would, and says which token is current.
     final class Renewer: TokenRefreshProvider, CurrentTokenProviding, Sendable {
-        let token = Mutex("t1")
-        let renewals = Mutex(0)
+        let token = Lock("t1")
+        let renewals = Lock(0)
         var current: String { token.withLock { $0 } }
 
         func refreshTokenIfNeeded() async throws {
@@ -24,7 +24,7 @@ struct EventSourceRenewalTests {
 
     /// Renews `t1` into `t2` and says nothing more, as EKNetwork's refreshers do.
     final class PlainRenewer: TokenRefreshProvider, Sendable {
-        let token = Mutex("t1")
+        let token = Lock("t1")
         var current: String { token.withLock { $0 } }
 
         func refreshTokenIfNeeded() async throws {
@@ -35,7 +35,7 @@ struct EventSourceRenewalTests {
     /// The first connection is accepted with `t1` and dropped after an event; from then on only `t2` is accepted
     /// (401 otherwise); the second accepted connection is dropped after an event too, and the next gets 204.
     static func server() throws -> LoopbackServer {
-        let accepted = Mutex(0)
+        let accepted = Lock(0)
         return try LoopbackServer { request in
             let authorization = request.header("Authorization")
             let number: Int? = accepted.withLock { count in

@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackServer
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 
@@ -16,13 +16,13 @@ struct EventSourceTokenTests {
 
     /// The `Authorization` of each connection, in order.
     final class Seen: Sendable {
-        let authorizations = Mutex<[String]>([])
+        let authorizations = Lock<[String]>([])
         var all: [String] { authorizations.withLock { $0 } }
     }
 
     /// Three connections: two dropped after an event, then 204.
     func server(recording seen: Seen) throws -> LoopbackServer {
-        let connection = Mutex(0)
+        let connection = Lock(0)
         return try LoopbackServer { request in
             seen.authorizations.withLock { $0.append(request.header("Authorization") ?? "") }
             let number = connection.withLock {
@@ -85,7 +85,7 @@ struct EventSourceTokenTests {
         let seen = Seen()
         let server = try server(recording: seen)
         defer { server.stop() }
-        let reads = Mutex(0)
+        let reads = Lock(0)
         let source = NetworkManager(baseURL: server.baseURL).eventSource(
             Notifications(),
             tokenProvider: {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import LoopbackServer
-import Synchronization
+import NetKitLock
 import Testing
 import NetKit
 
@@ -118,7 +118,7 @@ struct StreamingIntegrationTests {
     @Test("a failed status drains its body up to exactly 1 MiB; one byte more is errorPayloadTooLarge")
     func drainLimits() async throws {
         let limit = 1 << 20
-        let size = Mutex(limit)
+        let size = Lock(limit)
         let server = try LoopbackServer { _ in
             let count = size.withLock { $0 }
             return .streamed(status: 503, framing: .contentLength(count)) { $0.writePattern(byteCount: count) }
@@ -176,7 +176,7 @@ struct StreamingIntegrationTests {
 
     @Test("breaking out of the loop closes the connection: the server sees it close")
     func earlyBreakCloses() async throws {
-        let sawClose = Mutex(false)
+        let sawClose = Lock(false)
         let server = try LoopbackServer { _ in
             .streamed { writer in
                 _ = writer.write("first\nsecond\n")
@@ -281,7 +281,7 @@ struct StreamingIntegrationTests {
     @Test("a manager whose session is a mock streams through a real URLSession, never the mock's data(for:)")
     func mockSessionStreamsForReal() async throws {
         final class Mock: URLSessionProtocol, Sendable {
-            let calls = Mutex(0)
+            let calls = Lock(0)
             func data(for request: URLRequest) async throws -> (Data, URLResponse) {
                 calls.withLock { $0 += 1 }
                 throw URLError(.unsupportedURL)

@@ -1,7 +1,7 @@
 import Foundation
 import NetKit
 import NetKitTesting
-import Synchronization
+import NetKitLock
 
 struct User: Codable, Equatable, Sendable {
     let id: Int
@@ -46,7 +46,7 @@ struct CreateUser: NetworkRequest {
 
 /// Hands out tokens and counts refreshes; a refresh swaps in the next token.
 final class CountingRefresher: TokenRefreshProvider, Sendable {
-    private let state = Mutex((token: "token-0", refreshes: 0))
+    private let state = Lock((token: "token-0", refreshes: 0))
     let failure: (any Error)?
 
     init(failure: (any Error)? = nil) {
@@ -76,7 +76,7 @@ let stubBase = URL(string: "https://api.test/v1")!
 
 /// A refresher that blocks until the test opens it, and says when a refresh has started.
 final class RefreshGate: TokenRefreshProvider, Sendable {
-    private let state = Mutex((token: "expired", refreshes: 0))
+    private let state = Lock((token: "expired", refreshes: 0))
     private let started: AsyncStream<Void>
     private let start: AsyncStream<Void>.Continuation
     private let gate: AsyncStream<Void>
@@ -114,7 +114,7 @@ struct IssueTokens: NetworkRequest {
 /// Refreshes through the same manager, as EKNetwork's `TokenManager` example does.
 final class ManagerTokenStore: TokenRefreshProvider, Sendable {
     let manager: NetworkManager
-    let token = Mutex("expired")
+    let token = Lock("expired")
     init(manager: NetworkManager) { self.manager = manager }
     var current: String { token.withLock { $0 } }
     func refreshTokenIfNeeded() async throws {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 import NetKit
 
 /// A plugin that records every hook call as `name.hook`, in order, into a shared list.
@@ -36,7 +36,7 @@ struct HookRecorder: Plugin {
 
 /// A shared, lockable list of lines.
 final class EventLog: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Lock<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
     func matching(_ fragment: String) -> [String] { all.filter { $0.contains(fragment) } }

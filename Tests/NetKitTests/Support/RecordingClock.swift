@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 
 /// A clock that does not sleep: it records every wait asked of it and returns at once, so retry timing is
 /// checked without slowing the tests.
@@ -6,7 +6,7 @@ final class RecordingClock: Clock, Sendable {
     typealias Instant = ContinuousClock.Instant
     typealias Duration = Swift.Duration
 
-    private let waits = Mutex<[Duration]>([])
+    private let waits = Lock<[Duration]>([])
 
     var now: Instant { .now }
     var minimumResolution: Duration { .nanoseconds(1) }

@@ -1,6 +1,6 @@
 import Foundation
 import NetKit
-import Synchronization
+import NetKitLock
 
 /// A transport that answers with heads written field by field (a name may repeat, as `Set-Cookie` does on the
 /// wire), and that can say its head arrived before it hands the response over, as a transport that delivers the
@@ -24,7 +24,7 @@ final class ScriptedHeadTransport: HTTPTransport {
     private let answers: [Answer]
     /// Whether the response is handed over only once the clock has moved on from the head's instant.
     private let handsOverLate: Bool
-    private let state = Mutex<(requests: [TransportRequest], deliveries: [Delivery])>(([], []))
+    private let state = Lock<(requests: [TransportRequest], deliveries: [Delivery])>(([], []))
 
     /// Answers the n-th request with `answers[n]` (the last one again once they run out).
     init(_ answers: [Answer], handsOverLate: Bool = false) {

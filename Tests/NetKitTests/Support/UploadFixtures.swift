@@ -1,7 +1,7 @@
 import Foundation
 import LoopbackServer
 import NetKit
-import Synchronization
+import NetKitLock
 
 /// A directory of its own per test, removed when dropped. Descriptor counts look only here, so tests
 /// running in parallel (and the test runner's own files) cannot disturb them.
@@ -72,7 +72,7 @@ struct PutBody: NetworkRequest {
 
 /// Counts calls from any thread (a server handler runs on the connection's thread).
 final class CallCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = Lock(0)
 
     /// Counts one call and returns its 1-based number.
     func next() -> Int {

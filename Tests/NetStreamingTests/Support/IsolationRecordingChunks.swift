@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NetKitLock
 
 /// Chunks in memory whose iterator records how it was asked for each chunk: with the caller's isolation
 /// (`next(isolation:)`, and on which actor) or without (`next()`, which would hop off the caller's actor).
@@ -8,7 +8,7 @@ struct IsolationRecordingChunks: AsyncSequence, Sendable {
     typealias Failure = any Error
 
     final class Log: Sendable {
-        let calls = Mutex<[String]>([])
+        let calls = Lock<[String]>([])
         func record(_ call: String) { calls.withLock { $0.append(call) } }
         var all: [String] { calls.withLock { $0 } }
     }

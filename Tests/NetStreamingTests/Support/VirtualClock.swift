@@ -1,4 +1,4 @@
-import Synchronization
+import NetKitLock
 
 /// A clock whose time moves only when something sleeps on it: each sleep records its wait and moves the clock on by
 /// it at once, so reconnection waits are counted in clock time, never in wall time. A sleep that would take the
@@ -11,7 +11,7 @@ final class VirtualClock: Clock, Sendable {
     struct BudgetSpent: Error {}
 
     private let origin = ContinuousClock.now
-    private let state = Mutex<(elapsed: Duration, waits: [Duration])>((.zero, []))
+    private let state = Lock<(elapsed: Duration, waits: [Duration])>((.zero, []))
     /// The most clock time the sleeps may take together.
     let budget: Duration
 

@@ -2,12 +2,12 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import NetKitLock
 
 /// A session delegate for raw URLSession upload tests: records progress, the response body
 /// and the completion, and lets a test await them without polling.
 ///
-/// `@unchecked Sendable` because `NSObject` is not `Sendable`; all state is in `state`, a `Mutex`.
+/// `@unchecked Sendable` because `NSObject` is not `Sendable`; all state is in `state`, a `Lock`.
 final class UploadObserver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     struct State {
         var sent: [Int64] = []
@@ -20,7 +20,7 @@ final class UploadObserver: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         var onComplete: (@Sendable () -> Void)?
     }
 
-    let state = Mutex(State())
+    let state = Lock(State())
 
     var sent: [Int64] { state.withLock { $0.sent } }
     var status: Int { state.withLock { $0.status } }

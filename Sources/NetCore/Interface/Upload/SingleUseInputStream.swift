@@ -1,5 +1,5 @@
 import Foundation  // InputStream: not in FoundationEssentials
-import Synchronization
+import NetKitLock
 
 /// An `InputStream` that exactly one reader may take.
 ///
@@ -10,11 +10,11 @@ import Synchronization
 /// `Sendable` although `InputStream` is not: the stream is only reachable through ``take()``,
 /// which hands it out under a lock exactly once, so no two threads ever hold it.
 public final class SingleUseInputStream: Sendable {
-    private let stream: Mutex<InputStream?>
+    private let stream: Lock<InputStream?>
 
     /// Wraps `stream`, which must not have been opened; the caller gives up its reference.
     public init(_ stream: sending InputStream) {
-        self.stream = Mutex(stream)
+        self.stream = Lock(stream)
     }
 
     /// Hands the stream over once; later calls return `nil`.
