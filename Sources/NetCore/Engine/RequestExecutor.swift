@@ -366,7 +366,7 @@ public struct RequestExecutor: Sendable {
         // The cache answers and stores on `send`'s road only (a stream's body is the caller's to read, once) but
         // invalidates on every road; coalescing is `send`'s. Both tell callers apart by transport and cookie jar too.
         let collects = if case .collect = body { true } else { false }
-        let statusCheck = StatusCheckStage(errorDecoder: errorDecoder, errorModel: errorModel)
+        let statusCheck = StatusCheckStage(errorDecoder: errorDecoder, errorModel: errorModel, credentials: credentials)
         return Road(
             deadline: timeout.map { DeadlineStage(deadline: state.start + $0) },
             preparation: plugins.any(.prepare) ? PreparationStage(plugins: plugins, state: state) : nil,
@@ -387,7 +387,7 @@ public struct RequestExecutor: Sendable {
                 ? coalescer.map {
                     CoalescingStage(coalescer: $0, state: state, transport: transport, cookieJar: cookieJar)
                 } : nil,
-            body: BodyStage(mode: body, state: state),
+            body: BodyStage(mode: body, state: state, credentials: credentials),
             transport: transport,
             state: state
         )
