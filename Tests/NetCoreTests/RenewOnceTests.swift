@@ -62,16 +62,19 @@ struct RenewOnceTests {
 
     struct RefreshBroke: Error, Equatable {}
 
-    /// Runs the routine over answers that are statuses, 401 a rejection; returns the statuses sent for.
+    /// Runs the routine over answers that are statuses, 401 a rejection: the answer delivered, the attempts made and
+    /// the resends announced.
     func run(_ statuses: [Int], recovery: Recovery?) async throws -> (answer: Int, attempts: Int, resends: Int) {
         let attempts = Mutex(0)
         let resends = Mutex(0)
         let answer = try await RenewOnce.send(
             recovery: recovery,
-            attempt: { attempts.withLock { count in
-                defer { count += 1 }
-                return statuses[min(count, statuses.count - 1)]
-            } },
+            attempt: {
+                attempts.withLock { count in
+                    defer { count += 1 }
+                    return statuses[min(count, statuses.count - 1)]
+                }
+            },
             isRejected: { $0 == 401 },
             willResend: { resends.withLock { $0 += 1 } })
         return (answer, attempts.withLock { $0 }, resends.withLock { $0 })
