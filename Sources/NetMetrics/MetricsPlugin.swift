@@ -66,7 +66,7 @@ public struct MetricsPlugin: Plugin {
     /// Counts the request in flight.
     public func prepare(_ request: TransportRequest, context: PluginContext) async throws -> TransportRequest {
         let dimensions = Self.dimensions(of: request)
-        ledger.open(context.requestNumber, startedAt: context.startedAt, Flight(dimensions: dimensions))
+        ledger.open(context.requestNumber, Flight(dimensions: dimensions))
         Meter(label: name("requests_in_flight"), dimensions: dimensions, factory: factory).increment()
         return request
     }
@@ -91,9 +91,10 @@ public struct MetricsPlugin: Plugin {
 
     /// Counts and times the request, adds its bytes and takes it out of flight.
     public func didFinish(
-        _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics
+        _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics,
+        context: PluginContext
     ) async {
-        let flight = ledger.close(startedAt: metrics.start)
+        let flight = ledger.close(context.requestNumber)
         let dimensions = flight?.dimensions ?? Self.dimensions(of: request)
         if flight != nil {
             Meter(label: name("requests_in_flight"), dimensions: dimensions, factory: factory).decrement()

@@ -45,18 +45,21 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard request.headerFields[.authorization] == nil else { return try await next(request, body, baseURL) }
         let canResend = body == nil || body?.iterationBehavior == .multiple
-        let recovery = canResend ? credentials.recovery : nil
-        let generation = await recovery?.generation() ?? 0
-        let (response, responseBody) = try await next(
-            try await authorized(request, baseURL: baseURL, operationID: operationID), body, baseURL)
-        guard let recovery, credentials.isRejection(Self.head(of: response)) else { return (response, responseBody) }
+        let credentials = self.credentials
         do {
-            try await recovery.recover(fromUnauthorizedAt: generation)
-        } catch NetworkError.unauthorized {
-            // The renewal's own request was rejected: it must not wait for the renewal it is part of.
-            return (response, responseBody)
+            // The engine's credential stage runs the same routine: one renewal at most, the resend's answer final.
+            return try await RenewOnce.send(
+                recovery: canResend ? credentials.recovery : nil,
+                attempt: {
+                    try await next(
+                        try await authorized(request, baseURL: baseURL, operationID: operationID), body, baseURL)
+                },
+                isRejected: { answer in credentials.isRejection(Self.head(of: answer.0)) }
+            )
+        } catch let failure as RefreshFailure {
+            // The client sees the renewal's own error, as the engine's caller does.
+            throw failure.underlying
         }
-        return try await next(try await authorized(request, baseURL: baseURL, operationID: operationID), body, baseURL)
     }
 
     /// `request` with the credential the provider puts on it: the provider works on NetKit's request, whose

@@ -74,7 +74,7 @@ public struct TracingPlugin: Plugin {
         let name = request.operationID ?? request.method.rawValue
         let span = tracer.startSpan(name, context: ServiceContext.current ?? .topLevel, ofKind: .client)
         span.updateAttributes { attributes in describe(request, in: &attributes) }
-        ledger.open(context.requestNumber, startedAt: context.startedAt, Trace(request: span, name: name))
+        ledger.open(context.requestNumber, Trace(request: span, name: name))
         return request
     }
 
@@ -123,9 +123,10 @@ public struct TracingPlugin: Plugin {
 
     /// Ends the attempt's span if still open, then the request's, with the outcome.
     public func didFinish(
-        _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics
+        _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics,
+        context: PluginContext
     ) async {
-        guard let trace = ledger.close(startedAt: metrics.start) else { return }
+        guard let trace = ledger.close(context.requestNumber) else { return }
         let error: (any Error)? =
             switch result {
             case .success: nil

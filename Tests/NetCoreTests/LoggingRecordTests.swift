@@ -55,9 +55,13 @@ struct LoggingRecordTests {
         metrics.attempts = 2
         metrics.end = start + .milliseconds(1234)
         let built = try self.request()
-        await plugin.wasCancelled(built, metrics: metrics)
+        let ended = PluginContext(
+            requestNumber: 42, attempt: 2, reason: .retry(wait: .milliseconds(250)), isStreaming: false,
+            startedAt: start)
+        await plugin.wasCancelled(built, metrics: metrics, context: ended)
         await plugin.didFinish(
-            built, result: .failure(TransportError(.connectionLost, host: "api.test")), metrics: metrics)
+            built, result: .failure(TransportError(.connectionLost, host: "api.test")), metrics: metrics,
+            context: ended)
     }
 
     @Test("a record sink gets the very lines a line sink gets, at the same levels")

@@ -91,6 +91,12 @@ public actor TokenRefreshCoordinator: CredentialRecovery {
     /// The number of refresh attempts that have ended; a request remembers the one it was sent under.
     public func generation() -> UInt64 { machine.generation }
 
+    /// Whether `response` means the credential was rejected: its status is one of the policy's
+    /// ``TokenRefreshPolicy/rejectionStatuses`` (401 by default), read when asked.
+    public nonisolated func isRejection(_ response: HTTPResponseHead) -> Bool {
+        configuration().policy.rejectionStatuses.contains(response.statusCode)
+    }
+
     /// The number of refreshes started so far (successful or not).
     public var refreshCount: Int { machine.startedRefreshes }
 

@@ -86,7 +86,8 @@ extension RequestExecutor {
         }
         let metrics = state.finish()
         for plugin in plugins.taking(.didSucceed) {
-            await plugin.didFinish(exchange.request, result: .success(exchange.received), metrics: metrics)
+            await plugin.didFinish(
+                exchange.request, result: .success(exchange.received), metrics: metrics, context: state.endContext)
         }
         // The body is read after this returns: the limit, the request's timeout and its idle timeout go with it.
         var response = exchange.response

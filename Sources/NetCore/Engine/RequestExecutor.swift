@@ -259,7 +259,8 @@ public struct RequestExecutor: Sendable {
             guard measures || plugins.any(.didSucceed) else { return (value, received, nil) }
             let metrics = state.finish()
             for plugin in plugins.taking(.didSucceed) {
-                await plugin.didFinish(exchange.request, result: .success(received), metrics: metrics)
+                await plugin.didFinish(
+                    exchange.request, result: .success(received), metrics: metrics, context: state.endContext)
             }
             return (value, received, metrics)
         } catch {
@@ -329,7 +330,8 @@ public struct RequestExecutor: Sendable {
             let exchange = try await road.run(built)
             let metrics = state.finish()
             for plugin in plugins.taking(.didSucceed) {
-                await plugin.didFinish(exchange.request, result: .success(exchange.received), metrics: metrics)
+                await plugin.didFinish(
+                    exchange.request, result: .success(exchange.received), metrics: metrics, context: state.endContext)
             }
             // The body is read after this returns: the request's timeout and idle timeout go with it.
             var response = exchange.response
@@ -364,7 +366,7 @@ public struct RequestExecutor: Sendable {
         // The cache answers and stores on `send`'s road only (a stream's body is the caller's to read, once) but
         // invalidates on every road; coalescing is `send`'s. Both tell callers apart by transport and cookie jar too.
         let collects = if case .collect = body { true } else { false }
-        let statusCheck = StatusCheckStage(errorDecoder: errorDecoder, errorModel: errorModel)
+        let statusCheck = StatusCheckStage(errorDecoder: errorDecoder, errorModel: errorModel, credentials: credentials)
         return Road(
             deadline: timeout.map { DeadlineStage(deadline: state.start + $0) },
             preparation: plugins.any(.prepare) ? PreparationStage(plugins: plugins, state: state) : nil,
@@ -385,7 +387,7 @@ public struct RequestExecutor: Sendable {
                 ? coalescer.map {
                     CoalescingStage(coalescer: $0, state: state, transport: transport, cookieJar: cookieJar)
                 } : nil,
-            body: BodyStage(mode: body, state: state),
+            body: BodyStage(mode: body, state: state, credentials: credentials),
             transport: transport,
             state: state
         )
@@ -438,10 +440,15 @@ public struct RequestExecutor: Sendable {
         let metrics = state.finish()
         let request = (error as? ResponseFailure)?.exchange.request ?? built
         let result: Result<ReceivedResponse, any Error> = .failure(visible)
+        let context = state.endContext
         for (index, plugin) in plugins.plugins.enumerated() {
             let hooks = plugins.hooks(at: index)
-            if cancelled, hooks.contains(.wasCancelled) { await plugin.wasCancelled(request, metrics: metrics) }
-            if hooks.contains(.didFail) { await plugin.didFinish(request, result: result, metrics: metrics) }
+            if cancelled, hooks.contains(.wasCancelled) {
+                await plugin.wasCancelled(request, metrics: metrics, context: context)
+            }
+            if hooks.contains(.didFail) {
+                await plugin.didFinish(request, result: result, metrics: metrics, context: context)
+            }
         }
         return presentation.present(visible)
     }

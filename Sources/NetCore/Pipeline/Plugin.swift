@@ -6,8 +6,11 @@
 ///
 /// ```swift
 /// struct Stopwatch: Plugin {
-///     func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics) async {
-///         print("\(request.method) took \(metrics.duration)")
+///     func didFinish(
+///         _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics,
+///         context: PluginContext
+///     ) async {
+///         print("#\(context.requestNumber) \(request.method) took \(metrics.duration)")
 ///     }
 /// }
 /// ```
@@ -20,8 +23,12 @@
 /// | ``willSend(_:context:)`` | before every attempt (retries and the resend after a token refresh included) | change that attempt's request, throw |
 /// | ``didReceive(_:for:context:)`` | after every attempt that got a response, whatever its status | observe |
 /// | ``verify(_:for:context:)`` | after `didReceive`, before NetKit judges the status | throw, ask for another attempt, or replace the response |
-/// | ``didFinish(_:result:metrics:)`` | once, when the request succeeded or failed | observe |
-/// | ``wasCancelled(_:metrics:)`` | once, when the caller cancelled (then `didFinish` follows with `CancellationError`) | observe |
+/// | ``didFinish(_:result:metrics:context:)`` | once, when the request succeeded or failed | observe |
+/// | ``wasCancelled(_:metrics:context:)`` | once, when the caller cancelled (then `didFinish` follows with `CancellationError`) | observe |
+///
+/// Every hook gets the request's ``PluginContext``: its ``PluginContext/requestNumber`` is the same from `prepare` to
+/// `didFinish`, so a plugin that keeps something per request (a span, a timer, a log correlation) files it under that
+/// number in `prepare` and takes it out in `didFinish`, however many requests overlap and however they end.
 ///
 /// Order: plugins with a higher ``priority`` run first in every hook; equal priorities keep their registration
 /// order, the manager's plugins before the request's.
@@ -52,10 +59,29 @@ public protocol Plugin: Sendable {
         -> PluginVerdict
 
     /// Observes how the request ended, once, with NetKit's own measurements.
+    ///
+    /// `context` is the request's: the ``PluginContext/requestNumber`` `prepare` saw, the last attempt's number and
+    /// reason (attempt 0 when the request failed before any was made), and the request's start. For a request that
+    /// failed without a response, `request` is the one built before any plugin ran: what `prepare` added is not in
+    /// it, so keep what you need under the request number.
+    func didFinish(
+        _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics,
+        context: PluginContext
+    ) async
+
+    /// Observes that the caller cancelled the request; `context` as in
+    /// ``didFinish(_:result:metrics:context:)``, which follows.
+    func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics, context: PluginContext) async
+
+    /// The end hook before it carried the request's context: a plugin that implements it still has it called, by
+    /// the default ``didFinish(_:result:metrics:context:)``.
+    @available(*, deprecated, renamed: "didFinish(_:result:metrics:context:)")
     func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics)
         async
 
-    /// Observes that the caller cancelled the request.
+    /// The cancellation hook before it carried the request's context: a plugin that implements it still has it
+    /// called, by the default ``wasCancelled(_:metrics:context:)``.
+    @available(*, deprecated, renamed: "wasCancelled(_:metrics:context:)")
     func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics) async
 }
 
@@ -77,9 +103,29 @@ extension Plugin {
         -> PluginVerdict
     { .accept }
     /// Does nothing.
+    @available(*, deprecated, renamed: "didFinish(_:result:metrics:context:)")
     public func didFinish(
         _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics
     ) async {}
     /// Does nothing.
+    @available(*, deprecated, renamed: "wasCancelled(_:metrics:context:)")
     public func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics) async {}
+}
+
+// The defaults of the hooks with a context call the deprecated ones, so that a plugin written before the context
+// came still runs as it did. They live in a deprecated extension because that is where the compiler lets them call
+// a deprecated requirement without a warning; a plugin that uses them, or implements the new hooks, gets none.
+@available(*, deprecated, message: "implement the hook that takes a context")
+extension Plugin {
+    /// Calls ``didFinish(_:result:metrics:)``, which does nothing unless the plugin implements it.
+    public func didFinish(
+        _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics,
+        context: PluginContext
+    ) async {
+        await didFinish(request, result: result, metrics: metrics)
+    }
+    /// Calls ``wasCancelled(_:metrics:)``, which does nothing unless the plugin implements it.
+    public func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics, context: PluginContext) async {
+        await wasCancelled(request, metrics: metrics)
+    }
 }

@@ -15,15 +15,17 @@ public struct PluginContext: Sendable {
         case redirected(status: Int)
     }
 
-    /// A number unique to the request within the process, for correlating log lines.
+    /// A number unique to the request within the process, the same in every hook of the request from `prepare` to
+    /// `didFinish`: the key under which a plugin keeps what it needs from one hook to the next.
     public let requestNumber: UInt64
-    /// The attempt, from 1 (0 in `prepare`).
+    /// The attempt, from 1 (0 in `prepare`; in `didFinish` and `wasCancelled`, the last one made, 0 if none was).
     public let attempt: Int
-    /// Why this attempt is made.
+    /// Why this attempt is made (in `didFinish` and `wasCancelled`: why the last one was).
     public let reason: Reason
     /// Whether the request is a `stream`, whose successful body is handed to the caller unread.
     public let isStreaming: Bool
-    /// When the attempt began (when the request began, in `prepare`).
+    /// When the attempt began (when the request began, in `prepare`, `didFinish` and `wasCancelled`: the instant
+    /// ``RequestMetrics/start`` holds).
     public let startedAt: ContinuousClock.Instant
 
     /// Creates a context.

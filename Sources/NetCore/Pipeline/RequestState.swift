@@ -6,6 +6,8 @@ package final class RequestState: Sendable {
     private struct Values {
         var metrics: RequestMetrics
         var nextReason: PluginContext.Reason = .initial
+        /// Why the last attempt was made, for the context of the hooks that end the request.
+        var lastReason: PluginContext.Reason = .initial
         var pluginRetries = 0
     }
 
@@ -32,6 +34,16 @@ package final class RequestState: Sendable {
         PluginContext(requestNumber: number, attempt: 0, reason: .initial, isStreaming: isStreaming, startedAt: start)
     }
 
+    /// The context of `didFinish` and `wasCancelled`: the request's number and start, with the last attempt's number
+    /// and reason (attempt 0 when none was made).
+    package var endContext: PluginContext {
+        values.withLock { values in
+            PluginContext(
+                requestNumber: number, attempt: values.metrics.attempts, reason: values.lastReason,
+                isStreaming: isStreaming, startedAt: start)
+        }
+    }
+
     /// Counts a new attempt of `bytes` body bytes and returns its context.
     func beginAttempt(sending bytes: Int64?) -> PluginContext {
         values.withLock { values in
@@ -39,6 +51,7 @@ package final class RequestState: Sendable {
             values.metrics.bytesSent += bytes ?? 0
             let reason = values.nextReason
             values.nextReason = .initial
+            values.lastReason = reason
             return PluginContext(
                 requestNumber: number, attempt: values.metrics.attempts, reason: reason, isStreaming: isStreaming)
         }
@@ -49,6 +62,7 @@ package final class RequestState: Sendable {
         values.withLock { values in
             values.metrics.attempts += 1
             values.metrics.bytesSent += bytes ?? 0
+            values.lastReason = values.nextReason
             values.nextReason = .initial
         }
     }

@@ -105,7 +105,7 @@ public struct LoggingPlugin: Plugin {
             let correlation = Correlation(
                 requestNumber: context.requestNumber, requestID: requestID(of: request),
                 operationID: request.operationID)
-            ledger.open(context.requestNumber, startedAt: context.startedAt, correlation)
+            ledger.open(context.requestNumber, correlation)
         }
         return request
     }
@@ -153,9 +153,10 @@ public struct LoggingPlugin: Plugin {
 
     /// Logs a failure at `error` level.
     public func didFinish(
-        _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics
+        _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics,
+        context: PluginContext
     ) async {
-        let correlation = logger.isStructured ? ledger.close(startedAt: metrics.start, matching: matches(request)) : nil
+        let correlation = logger.isStructured ? ledger.close(context.requestNumber) : nil
         guard case .failure(let error) = result, !(error is CancellationError) else { return }
         logger.log(.error) {
             let description = LogRedaction.describe(error)
@@ -174,7 +175,7 @@ public struct LoggingPlugin: Plugin {
     /// cannot send): nothing was sent and no other hook ran, so this is the one line its failure gets.
     ///
     /// `GET /users/1 was not sent: NetworkError: The base URL "localhost:8080" is invalid: it has no scheme; …`: the
-    /// path is cut at its first `?` or `#`, the error described as ``didFinish(_:result:metrics:)`` describes it.
+    /// path is cut at its first `?` or `#`, the error described as ``didFinish(_:result:metrics:context:)`` describes it.
     package func logUnsent(method: HTTPMethod, path: String, error: any Error) {
         guard !(error is CancellationError) else { return }
         logger.log(.error) {
@@ -189,10 +190,9 @@ public struct LoggingPlugin: Plugin {
     }
 
     /// Logs a cancellation at `notice` level.
-    public func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics) async {
+    public func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics, context: PluginContext) async {
         logger.log(.notice) {
-            let correlation =
-                logger.isStructured ? ledger.entry(startedAt: metrics.start, matching: matches(request)) : nil
+            let correlation = logger.isStructured ? ledger.entry(context.requestNumber) : nil
             var cancellation = record(.notice, .cancellation, request, correlation: correlation) { "\($0) cancelled" }
             cancellation.attempt = metrics.attempts
             cancellation.duration = metrics.duration
@@ -231,12 +231,6 @@ public struct LoggingPlugin: Plugin {
         let hidden =
             rules.hidesHeader(requestIDHeaderName) || request.credentialFields.containsHeader(requestIDHeaderName)
         return hidden ? nil : request.value(forHeader: requestIDHeaderName)
-    }
-
-    /// Tells apart requests that started in the same nanosecond by their ID, when they carry one.
-    private func matches(_ request: TransportRequest) -> (Correlation) -> Bool {
-        let id = requestID(of: request)
-        return { id == nil || $0.requestID == id }
     }
 
     private func milliseconds(_ duration: Duration) -> String {

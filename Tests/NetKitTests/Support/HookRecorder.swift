@@ -24,12 +24,13 @@ struct HookRecorder: Plugin {
         log.append("\(name).verify#\(context.attempt)")
         return .accept
     }
-    func didFinish(_ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics)
-        async
-    {
+    func didFinish(
+        _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics,
+        context: PluginContext
+    ) async {
         log.append("\(name).didFinish:\((try? result.get()).map { "\($0.statusCode)" } ?? "failure")")
     }
-    func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics) async {
+    func wasCancelled(_ request: TransportRequest, metrics: RequestMetrics, context: PluginContext) async {
         log.append("\(name).wasCancelled")
     }
 }

@@ -10,8 +10,9 @@ import Foundation
 /// (cut there, marked truncated). For `stream`: a 2xx body is left for the caller; any other body is drained up to
 /// the limit, and one byte more is ``StreamingError/errorPayloadTooLarge(limitBytes:)``. For a ready-made request
 /// (`forward`): every body is left for the caller, and a head that declares a `Content-Length` beyond the limit is
-/// ``NetworkError/responseTooLarge(limitBytes:)`` at once. A 401's body is never read: the credential stage answers
-/// it by renewing, or it becomes ``NetworkError/unauthorized``.
+/// ``NetworkError/responseTooLarge(limitBytes:)`` at once. The body of a rejection (a 401, or what the credential
+/// provider's ``CredentialProvider/isRejection(_:)`` names) is never read: the credential stage answers it by
+/// renewing, or it becomes ``NetworkError/unauthorized``.
 package struct BodyStage: Sendable {
     package enum Mode: Sendable {
         case collect(responseLimit: Int, errorLimit: Int)
@@ -23,6 +24,8 @@ package struct BodyStage: Sendable {
 
     package let mode: Mode
     package let state: RequestState
+    /// The credential provider, asked which statuses are rejections.
+    package var credentials: any CredentialProvider = BearerTokenCredentials.none
 
     /// Tells the transport that the body is gathered here anyway, and how much of it is kept.
     package func prepare(_ request: inout TransportRequest) {
@@ -35,7 +38,7 @@ package struct BodyStage: Sendable {
     nonisolated(nonsending) package func read(_ exchange: inout Exchange) async throws {
         let response = exchange.response
         let status = response.statusCode
-        guard status != 401 else { return }
+        if !(200..<300).contains(status), credentials.isRejection(response.head) { return }
         switch mode {
         case .collect(let responseLimit, let errorLimit):
             if (200..<300).contains(status) {

@@ -1,5 +1,6 @@
-/// Puts the credential on each attempt and, on a rejection (401 unless the provider says otherwise), renews it once (single-flight, shared with every other
-/// request of the provider) and sends the request again with the new one.
+/// Puts the credential on each attempt and, on a rejection (what the provider's ``CredentialProvider/isRejection(_:)``
+/// says: 401 unless it says otherwise), renews it once (single-flight, shared with every other request of the
+/// provider) and sends the request again with the new one: ``RenewOnce``, the routine NetOpenAPI's middleware runs too.
 ///
 /// A request that carries its own `Authorization` header is sent as it is and not renewed, and so is one to an
 /// origin the ``CredentialScope`` does not allow (a rejection there is not the credential's). A renewal failure
@@ -41,28 +42,24 @@ package struct CredentialStage: RequestStage {
 
     nonisolated(nonsending) package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
         let (authorizes, recovery) = plan(for: request)
-        var renewed = false
-        while true {
-            let generation = await recovery?.generation() ?? 0
-            var outgoing = request
-            if authorizes { try await credentials.authorize(&outgoing) }
-            do {
-                return try await next(outgoing)
-            } catch let failure as ResponseFailure where credentials.isRejection(failure.head) {
-                guard let recovery, !renewed else { throw failure }
+        // A rejection is caught as a value, so that the one renew-once routine NetOpenAPI's middleware also runs
+        // judges it; any other failure goes on as it is.
+        let answer: Result<Exchange, ResponseFailure> = try await RenewOnce.send(
+            recovery: recovery,
+            attempt: {
+                var outgoing = request
+                if authorizes { try await credentials.authorize(&outgoing) }
                 do {
-                    try await recovery.recover(fromUnauthorizedAt: generation)
-                } catch is CancellationError {
-                    throw CancellationError()
-                } catch NetworkError.unauthorized {
-                    // The renewal's own request got 401: it must not wait for the renewal it is part of.
-                    throw failure
-                } catch {
-                    throw RefreshFailure(underlying: error)
+                    return .success(try await next(outgoing))
+                } catch let failure as ResponseFailure where credentials.isRejection(failure.head) {
+                    return .failure(failure)
                 }
-                renewed = true
-                state.nextAttempt(because: .refreshedCredential)
-            }
-        }
+            },
+            isRejected: { answer in
+                if case .failure = answer { true } else { false }
+            },
+            willResend: { state.nextAttempt(because: .refreshedCredential) }
+        )
+        return try answer.get()
     }
 }
