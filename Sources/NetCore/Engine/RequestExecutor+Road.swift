@@ -30,7 +30,7 @@ struct RoadPlan {
 
 extension RequestExecutor {
     /// The one road of every request, `send`'s, `stream`'s and NetOpenAPI's `forward`'s: the stages, then the
-    /// plugins' `didFinish` on success or the failure handling (`fail`) on any error.
+    /// plugins' `didFinish` on success or the failure handling (`fail`, in RequestExecutor.swift) on any error.
     ///
     /// The callers differ only in `plan.body`, how the body is delivered: collected, it is decoded by `deliver`
     /// (whose error fails the request like any other); left unread, the response handed to `deliver` carries the
@@ -126,30 +126,6 @@ extension RequestExecutor {
             transport: transport,
             state: state
         )
-    }
-
-    /// Ends a failed request: the caller's error, progress, and the plugins' `wasCancelled` / `didFinish`.
-    func fail(_ built: TransportRequest, with error: any Error, state: RequestState, plugins: PluginList) async
-        -> any Error
-    {
-        let cancelled = error is CancellationError || Task.isCancelled
-        let visible: any Error =
-            switch error {
-            case _ where cancelled: CancellationError()
-            case let failure as ResponseFailure: failure.error
-            case let failure as RefreshFailure: failure.underlying
-            default: error
-            }
-        built.progress?.markEnded(cancelled ? .cancelled : .failed)
-        let metrics = state.finish()
-        let request = (error as? ResponseFailure)?.exchange.request ?? built
-        let result: Result<ReceivedResponse, any Error> = .failure(visible)
-        for (index, plugin) in plugins.plugins.enumerated() {
-            let hooks = plugins.hooks(at: index)
-            if cancelled, hooks.contains(.wasCancelled) { await plugin.wasCancelled(request, metrics: metrics) }
-            if hooks.contains(.didFail) { await plugin.didFinish(request, result: result, metrics: metrics) }
-        }
-        return configuration.presentation.present(visible)
     }
 }
 

@@ -273,6 +273,30 @@ public struct RequestExecutor: Sendable {
         }
     }
 
+    /// Ends a failed request: the caller's error, progress, and the plugins' `wasCancelled` / `didFinish`.
+    func fail(_ built: TransportRequest, with error: any Error, state: RequestState, plugins: PluginList) async
+        -> any Error
+    {
+        let cancelled = error is CancellationError || Task.isCancelled
+        let visible: any Error =
+            switch error {
+            case _ where cancelled: CancellationError()
+            case let failure as ResponseFailure: failure.error
+            case let failure as RefreshFailure: failure.underlying
+            default: error
+            }
+        built.progress?.markEnded(cancelled ? .cancelled : .failed)
+        let metrics = state.finish()
+        let request = (error as? ResponseFailure)?.exchange.request ?? built
+        let result: Result<ReceivedResponse, any Error> = .failure(visible)
+        for (index, plugin) in plugins.plugins.enumerated() {
+            let hooks = plugins.hooks(at: index)
+            if cancelled, hooks.contains(.wasCancelled) { await plugin.wasCancelled(request, metrics: metrics) }
+            if hooks.contains(.didFail) { await plugin.didFinish(request, result: result, metrics: metrics) }
+        }
+        return configuration.presentation.present(visible)
+    }
+
     private func decode<Request: Endpoint>(_ request: Request, _ received: ReceivedResponse) throws -> Request.Response
     {
         let decoder = request.allowsResponseDecoderOverride ? configuration.responseDecoderProvider?() : nil
