@@ -10,10 +10,14 @@ import FoundationNetworking
 /// var configuration = NetworkConfiguration(baseURL: URL(string: "https://api.example.com/v2")!)
 /// configuration.defaultHeaders = ["X-Client": "ios"]
 /// configuration.defaultDecoder.keyDecodingStrategy = .convertFromSnakeCase
-/// configuration.retryPolicy = RetryPolicy(maxRetryCount: 2, delay: 0.5)
-/// configuration.timeout = .seconds(30)
+/// configuration.defaultRetryPolicy = RetryPolicy(maxRetryCount: 2, delay: 0.5)
+/// configuration.defaultTimeout = .seconds(30)
 /// let manager = NetworkManager(configuration: configuration)
 /// ```
+///
+/// It is the engine's settings (``engine``, a ``RequestExecutor/Configuration``) plus the facade's own: the base URL,
+/// the transport, the token refresher, the logging plugin, the `User-Agent`. Each engine setting is read and set here
+/// by its own name (`configuration.cookieJar` is `configuration.engine.cookieJar`).
 ///
 /// ``init(baseURL:)`` leaves every other setting at the default a manager built with EKNetwork's initializer has;
 /// each is a settable property. Settings that a request can also name are defaults: the request's own value wins.
@@ -22,37 +26,27 @@ import FoundationNetworking
 ///   own (a manager's `responseDecoderProvider`, EKNetwork's global decoder, still comes first for the requests that
 ///   allow it; see ``Endpoint/jsonDecoder``).
 /// - ``defaultHeaders``: a request that sets the same name (case-insensitively) sends its own value.
-/// - ``retryPolicy`` and ``timeout``: a request that implements `retryPolicy` or returns a `timeout` keeps its own.
+/// - ``RequestExecutor/Configuration/defaultRetryPolicy`` and ``RequestExecutor/Configuration/defaultTimeout``: a
+///   request that implements `retryPolicy` or returns a `timeout` keeps its own.
 ///
 /// `JSONEncoder` and `JSONDecoder` are classes (and `Sendable`: they guard their settings with a lock): a copy of a
 /// configuration shares them, so changing a strategy on one you hold changes it for every manager built with it.
 /// Assign a new coder (`configuration.defaultDecoder = JSONDecoder()`) to keep two configurations apart.
+@dynamicMemberLookup
 public struct NetworkConfiguration: Sendable {
     /// The URL every request's path is appended to, unless the request names its own `baseURL`.
     public var baseURL: URL
     /// Where requests go, `send` and `stream` alike. By default a ``URLSessionTransport`` with URLSession's default
     /// configuration, shared (like `URLSession.shared`) by every configuration that keeps it.
     public var transport: any HTTPTransport
-    /// Encodes the JSON bodies (``RequestBody/init(encodable:contentType:)``) of requests that do not implement
-    /// `jsonEncoder`. A plain `JSONEncoder()` by default.
-    public var defaultEncoder: JSONEncoder
-    /// Decodes the JSON responses of requests that do not implement `jsonDecoder`. A plain `JSONDecoder()` by default.
-    public var defaultDecoder: JSONDecoder
-    /// Headers sent with every request that does not set the same name itself; see
-    /// ``RequestBuilder/defaultHeaders``. None by default.
-    public var defaultHeaders: [String: String]
-    /// Plugins that take part in every request, before each request's own plugins of the same priority.
-    public var plugins: [any Plugin]
-    /// How requests that do not implement `retryPolicy` retry failed attempts; `nil` (the default): they do not.
-    public var retryPolicy: RetryPolicy?
-    /// The longest a request that names no `timeout` of its own may take, all attempts, retry waits and token refresh
-    /// included (``NetworkManager/requestTimeout``); `nil` (the default): no such limit.
-    public var timeout: Duration?
-    /// The largest successful body `send` reads into memory (``NetworkManager/responseSizeLimit``). 64 MiB by default.
-    public var responseSizeLimit: Int
-    /// The most bytes of an error body kept (``NetworkManager/errorPayloadLimit``). 1 MiB by default.
-    public var errorPayloadLimit: Int
-    /// Adds a `User-Agent` header to every request that does not set one; `nil` (the default): none.
+    /// The engine's settings: limits, timeout, retry policy, coders, cache, cookie jar, coalescing, error model,
+    /// redirects, credential scope and fields, the request builder, and the plugins every request runs (before each
+    /// request's own of the same priority; the manager adds ``logging`` after them). The manager's
+    /// ``NetworkManager/requestLine`` and its way of reporting errors replace ``RequestExecutor/Configuration/line``
+    /// and the engine's own.
+    public var engine: RequestExecutor.Configuration
+    /// Adds a `User-Agent` header to every request that does not set one; `nil` (the default): the engine's
+    /// ``RequestBuilder/userAgent``, none unless set there.
     public var userAgentConfiguration: UserAgentConfiguration?
     /// The logging plugin every request runs (``NetworkManager/logging``): by default a ``NetworkLogger`` under
     /// EKNetwork's placeholder subsystem, at the level `NETKIT_LOG_LEVEL` names.
@@ -70,29 +64,6 @@ public struct NetworkConfiguration: Sendable {
     /// Whether requests that start during a token refresh wait for it (``NetworkManager/holdsRequestsDuringRefresh``).
     /// Off by default.
     public var holdsRequestsDuringRefresh: Bool
-    /// Answers and revalidates GET requests from memory (``NetworkManager/responseCache``); `nil` (the
-    /// default): every request goes to the network.
-    public var responseCache: ResponseCache?
-    /// Keeps cookies across requests (``NetworkManager/cookieJar``); `nil` (the default): none are kept.
-    public var cookieJar: CookieJar?
-    /// Whether identical GET and HEAD requests in flight at once share one network call
-    /// (``NetworkManager/coalescesIdenticalRequests``). Off by default.
-    public var coalescesIdenticalRequests: Bool
-    /// The type of the error object the server sends with a failure, for requests that name no `errorModel` of their
-    /// own (``NetworkManager/errorModel``): a non-2xx body that decodes as it throws ``ServerError``. `nil` by default.
-    public var errorModel: (any (Decodable & Error).Type)?
-    /// Whether 2xx bodies are first tried as the error model (``NetworkManager/decodesErrorModelOnSuccess``). Off by
-    /// default.
-    public var decodesErrorModelOnSuccess: Bool
-
-    /// How redirects are followed (``NetworkManager/redirectPolicy``): up to 10 hops decided by the engine, never
-    /// `https` to `http`, no credential to another origin, by default.
-    public var redirectPolicy: RedirectPolicy
-    /// The origins the credentials go to (``NetworkManager/credentialScope``): the base URL's alone by default.
-    public var credentialScope: CredentialScope
-    /// Header fields and query items of your own that carry a credential (``NetworkManager/credentialFields``). None
-    /// by default.
-    public var credentialFields: CredentialFields
 
     /// The refresher, held so that the configuration stays `Sendable` (see `TokenRefresherReference`).
     private var refresher: TokenRefresherReference?
@@ -101,26 +72,38 @@ public struct NetworkConfiguration: Sendable {
     public init(baseURL: URL) {
         self.baseURL = baseURL
         self.transport = Self.sharedTransport
-        self.defaultEncoder = JSONEncoder()
-        self.defaultDecoder = JSONDecoder()
-        self.defaultHeaders = [:]
-        self.plugins = []
-        self.retryPolicy = nil
-        self.timeout = nil
-        self.responseSizeLimit = RequestExecutor.defaultResponseLimit
-        self.errorPayloadLimit = RequestExecutor.defaultErrorPayloadLimit
+        self.engine = RequestExecutor.Configuration()
+        self.engine.defaultEncoder = JSONEncoder()
+        self.engine.defaultDecoder = JSONDecoder()
         self.userAgentConfiguration = nil
         self.logging = LoggingPlugin(logger: NetworkLogger(subsystem: NetworkLogger.placeholderSubsystem))
         self.tokenRefreshPolicy = TokenRefreshPolicy()
         self.holdsRequestsDuringRefresh = false
-        self.responseCache = nil
-        self.cookieJar = nil
-        self.coalescesIdenticalRequests = false
-        self.errorModel = nil
-        self.decodesErrorModelOnSuccess = false
-        self.redirectPolicy = .default
-        self.credentialScope = .baseURLOrigin
-        self.credentialFields = .none
+    }
+
+    /// An engine setting by its own name: `configuration.defaultTimeout` is `configuration.engine.defaultTimeout`.
+    public subscript<Value>(dynamicMember setting: WritableKeyPath<RequestExecutor.Configuration, Value>) -> Value {
+        get { engine[keyPath: setting] }
+        set { engine[keyPath: setting] = newValue }
+    }
+
+    /// Encodes the JSON bodies (``RequestBody/init(encodable:contentType:)``) of requests that do not implement
+    /// `jsonEncoder` (``RequestExecutor/Configuration/defaultEncoder``). A plain `JSONEncoder()` by default.
+    public var defaultEncoder: JSONEncoder {
+        get { engine.defaultEncoder ?? JSONEncoder() }
+        set { engine.defaultEncoder = newValue }
+    }
+    /// Decodes the JSON responses of requests that do not implement `jsonDecoder`
+    /// (``RequestExecutor/Configuration/defaultDecoder``). A plain `JSONDecoder()` by default.
+    public var defaultDecoder: JSONDecoder {
+        get { engine.defaultDecoder ?? JSONDecoder() }
+        set { engine.defaultDecoder = newValue }
+    }
+    /// Headers sent with every request that does not set the same name itself (the engine's
+    /// ``RequestBuilder/defaultHeaders``). None by default.
+    public var defaultHeaders: [String: String] {
+        get { engine.builder.defaultHeaders }
+        set { engine.builder.defaultHeaders = newValue }
     }
 
     /// The default transport, made on first use: one URLSession for every configuration that keeps the default,

@@ -18,91 +18,28 @@ import NetKitLock
 /// progress, streaming and cancellation work on Linux too.
 public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     private struct Settings {
+        /// The engine's settings, kept once: every engine setting of the manager reads and writes it. The engines
+        /// are built from it, with ``logging`` after its plugins, the manager's line and its way of reporting errors.
+        var engine = RequestExecutor.Configuration() {
+            didSet { executors = nil }
+        }
         var refresher: TokenRefresherReference?
         var coordinator: TokenRefreshCoordinator?
         var refreshPolicy: TokenRefreshPolicy
         var holdsRequestsDuringRefresh = false
-        var responseDecoderProvider: (@Sendable () -> JSONDecoder)? {
-            didSet { executors = nil }
-        }
-        var responseSizeLimit = RequestExecutor.defaultResponseLimit {
-            didSet { executors = nil }
-        }
-        var errorPayloadLimit = RequestExecutor.defaultErrorPayloadLimit {
-            didSet { executors = nil }
-        }
-        var requestTimeout: Duration? {
-            didSet { executors = nil }
-        }
-        var responseCache: ResponseCache? {
-            didSet { executors = nil }
-        }
-        var cookieJar: CookieJar? {
-            didSet { executors = nil }
-        }
-        var coalescesIdenticalRequests = false {
-            didSet { executors = nil }
-        }
-        var errorModel: (any (Decodable & Error).Type)? {
-            didSet { executors = nil }
-        }
-        var decodesErrorModelOnSuccess = false {
-            didSet { executors = nil }
-        }
-        var redirectPolicy = RedirectPolicy.default {
-            didSet { executors = nil }
-        }
-        var credentialScope = CredentialScope.baseURLOrigin {
-            didSet { executors = nil }
-        }
-        var credentialFields = CredentialFields.none {
-            didSet { executors = nil }
-        }
-        /// `nil` until set or first read: an engine without defaults binds none per request.
-        var defaultEncoder: JSONEncoder? {
-            didSet { executors = nil }
-        }
-        var defaultDecoder: JSONDecoder? {
-            didSet { executors = nil }
-        }
-        var defaultRetryPolicy: RetryPolicy? {
-            didSet { executors = nil }
-        }
-        var defaultHeaders: [String: String] {
-            get { builder.defaultHeaders }
-            set { builder.defaultHeaders = newValue }
-        }
-        var plugins: [any Plugin] = [] {
-            didSet { stack = plugins + [logging] }
-        }
         var logging: LoggingPlugin {
-            didSet { stack = plugins + [logging] }
+            didSet { executors = nil }
         }
         var userAgentConfiguration: UserAgentConfiguration? {
-            didSet { builder.userAgent = userAgentConfiguration?.generateUserAgentString() }
-        }
-        /// Every request's plugins, assembled once per change rather than per request: the user's, then logging
-        /// (which runs last anyway: it logs requests as the others left them).
-        private(set) var stack: [any Plugin] {
-            didSet { executors = nil }
-        }
-        /// The builder with the `User-Agent` header value and the default headers, built once per configuration.
-        private(set) var builder = RequestBuilder() {
-            didSet { executors = nil }
+            didSet { engine.builder.userAgent = userAgentConfiguration?.generateUserAgentString() }
         }
         /// The engines of `send` and `stream` with these settings, built on the first request after a change
         /// rather than per request (an engine works out its plugins' order and hooks when it is built).
         var executors: Executors?
 
-        init(
-            refreshPolicy: TokenRefreshPolicy, responseDecoderProvider: (@Sendable () -> JSONDecoder)?,
-            plugins: [any Plugin], logging: LoggingPlugin
-        ) {
+        init(refreshPolicy: TokenRefreshPolicy, logging: LoggingPlugin) {
             self.refreshPolicy = refreshPolicy
-            self.responseDecoderProvider = responseDecoderProvider
-            self.plugins = plugins
             self.logging = logging
-            self.stack = plugins + [logging]
         }
     }
 
@@ -154,11 +91,10 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         self.transport = transport
         self.streamingTransport = streamingTransport
         var settings = Settings(
-            refreshPolicy: tokenRefreshPolicy,
-            responseDecoderProvider: responseDecoderProvider,
-            plugins: plugins,
-            logging: LoggingPlugin(logger: NetworkLogger(subsystem: loggerSubsystem))
+            refreshPolicy: tokenRefreshPolicy, logging: LoggingPlugin(logger: NetworkLogger(subsystem: loggerSubsystem))
         )
+        settings.engine.responseDecoderProvider = responseDecoderProvider
+        settings.engine.plugins = plugins
         settings.userAgentConfiguration = userAgentConfiguration
         self.settings = Lock(settings)
     }
@@ -235,23 +171,13 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
             tokenRefreshPolicy: configuration.tokenRefreshPolicy
         )
         settings.withLock { settings in
+            var engine = configuration.engine
+            engine.builder.userAgent = settings.engine.builder.userAgent ?? engine.builder.userAgent
+            engine.responseLimit = max(0, engine.responseLimit)
+            engine.errorPayloadLimit = max(0, engine.errorPayloadLimit)
+            settings.engine = engine
             settings.logging = configuration.logging
-            settings.defaultEncoder = configuration.defaultEncoder
-            settings.defaultDecoder = configuration.defaultDecoder
-            settings.defaultHeaders = configuration.defaultHeaders
-            settings.defaultRetryPolicy = configuration.retryPolicy
-            settings.requestTimeout = configuration.timeout
-            settings.responseSizeLimit = max(0, configuration.responseSizeLimit)
-            settings.errorPayloadLimit = max(0, configuration.errorPayloadLimit)
             settings.holdsRequestsDuringRefresh = configuration.holdsRequestsDuringRefresh
-            settings.responseCache = configuration.responseCache
-            settings.cookieJar = configuration.cookieJar
-            settings.coalescesIdenticalRequests = configuration.coalescesIdenticalRequests
-            settings.errorModel = configuration.errorModel
-            settings.decodesErrorModelOnSuccess = configuration.decodesErrorModelOnSuccess
-            settings.redirectPolicy = configuration.redirectPolicy
-            settings.credentialScope = configuration.credentialScope
-            settings.credentialFields = configuration.credentialFields
         }
         tokenRefresher = configuration.tokenRefresher
     }
@@ -262,28 +188,15 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     public var configuration: NetworkConfiguration {
         var configuration = NetworkConfiguration(baseURL: baseURL())
         configuration.transport = transport
-        configuration.defaultEncoder = defaultEncoder
-        configuration.defaultDecoder = defaultDecoder
+        // Read first: a manager makes its coders on first use, a configuration always has them.
+        _ = (defaultEncoder, defaultDecoder)
         configuration.tokenRefresher = tokenRefresher
         settings.withLock { settings in
-            configuration.defaultHeaders = settings.defaultHeaders
-            configuration.plugins = settings.plugins
-            configuration.retryPolicy = settings.defaultRetryPolicy
-            configuration.timeout = settings.requestTimeout
-            configuration.responseSizeLimit = settings.responseSizeLimit
-            configuration.errorPayloadLimit = settings.errorPayloadLimit
+            configuration.engine = settings.engine
             configuration.userAgentConfiguration = settings.userAgentConfiguration
             configuration.logging = settings.logging
             configuration.tokenRefreshPolicy = settings.refreshPolicy
             configuration.holdsRequestsDuringRefresh = settings.holdsRequestsDuringRefresh
-            configuration.responseCache = settings.responseCache
-            configuration.cookieJar = settings.cookieJar
-            configuration.coalescesIdenticalRequests = settings.coalescesIdenticalRequests
-            configuration.errorModel = settings.errorModel
-            configuration.decodesErrorModelOnSuccess = settings.decodesErrorModelOnSuccess
-            configuration.redirectPolicy = settings.redirectPolicy
-            configuration.credentialScope = settings.credentialScope
-            configuration.credentialFields = settings.credentialFields
         }
         return configuration
     }
@@ -327,29 +240,29 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
 
     /// Replaces each request's `jsonDecoder` for requests that allow it (`allowsResponseDecoderOverride`).
     public var responseDecoderProvider: (@Sendable () -> JSONDecoder)? {
-        get { settings.withLock { $0.responseDecoderProvider } }
-        set { settings.withLock { $0.responseDecoderProvider = newValue } }
+        get { settings.withLock { $0.engine.responseDecoderProvider } }
+        set { settings.withLock { $0.engine.responseDecoderProvider = newValue } }
     }
 
     /// The largest successful body `send` reads into memory; a longer one fails with
     /// ``NetworkError/responseTooLarge(limitBytes:)``. 64 MiB by default.
     public var responseSizeLimit: Int {
-        get { settings.withLock { $0.responseSizeLimit } }
-        set { settings.withLock { $0.responseSizeLimit = max(0, newValue) } }
+        get { settings.withLock { $0.engine.responseLimit } }
+        set { settings.withLock { $0.engine.responseLimit = max(0, newValue) } }
     }
 
     /// The most bytes of an error body kept for `errorDecoder` and ``HTTPError``; a longer body is cut there and
     /// the `HTTPError` marked ``HTTPError/isTruncated``, keeping its status and headers. 1 MiB by default.
     public var errorPayloadLimit: Int {
-        get { settings.withLock { $0.errorPayloadLimit } }
-        set { settings.withLock { $0.errorPayloadLimit = max(0, newValue) } }
+        get { settings.withLock { $0.engine.errorPayloadLimit } }
+        set { settings.withLock { $0.engine.errorPayloadLimit = max(0, newValue) } }
     }
 
     /// The longest a request that names no `timeout` of its own may take, all attempts, retry waits and token
     /// refresh included; it then fails with `URLError(.timedOut)`. `nil` (the default): no such limit.
     public var requestTimeout: Duration? {
-        get { settings.withLock { $0.requestTimeout } }
-        set { settings.withLock { $0.requestTimeout = newValue } }
+        get { settings.withLock { $0.engine.defaultTimeout } }
+        set { settings.withLock { $0.engine.defaultTimeout = newValue } }
     }
 
     /// Answers and revalidates the GET requests of `send` from memory (RFC 9111), the same on every transport; a
@@ -357,15 +270,15 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     /// `PUT`, `PATCH` or `DELETE`, sent or streamed, removes what is stored for its URL; `nil` (the default): every
     /// request goes to the network.
     public var responseCache: ResponseCache? {
-        get { settings.withLock { $0.responseCache } }
-        set { settings.withLock { $0.responseCache = newValue } }
+        get { settings.withLock { $0.engine.responseCache } }
+        set { settings.withLock { $0.engine.responseCache = newValue } }
     }
 
     /// Stores every `Set-Cookie` and sends `Cookie` on later requests to matching hosts and paths (RFC 6265), the
     /// same on every transport; `nil` (the default): NetKit keeps no cookies.
     public var cookieJar: CookieJar? {
-        get { settings.withLock { $0.cookieJar } }
-        set { settings.withLock { $0.cookieJar = newValue } }
+        get { settings.withLock { $0.engine.cookieJar } }
+        set { settings.withLock { $0.engine.cookieJar = newValue } }
     }
 
     /// Whether identical GET and HEAD requests in flight at once (same URL, headers and credentials) share one
@@ -375,55 +288,55 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     /// ``TransportRequest/markCorrelationHeader(_:)``) does not make requests differ: the call goes out with
     /// the values of the request that started it, and each caller's plugins still see its own.
     public var coalescesIdenticalRequests: Bool {
-        get { settings.withLock { $0.coalescesIdenticalRequests } }
-        set { settings.withLock { $0.coalescesIdenticalRequests = newValue } }
+        get { settings.withLock { $0.engine.coalescesIdenticalRequests } }
+        set { settings.withLock { $0.engine.coalescesIdenticalRequests = newValue } }
     }
 
     /// The type of the error object the server sends with a failure, for requests that name no `errorModel` of
     /// their own (NetworkKit's `errorProcessorType`): a non-2xx body that decodes as it throws ``ServerError``, one
     /// that does not throws ``HTTPError``. `nil` (the default): none.
     public var errorModel: (any (Decodable & Error).Type)? {
-        get { settings.withLock { $0.errorModel } }
-        set { settings.withLock { $0.errorModel = newValue } }
+        get { settings.withLock { $0.engine.errorModel } }
+        set { settings.withLock { $0.engine.errorModel = newValue } }
     }
 
     /// Whether every request's 2xx body is first tried as its error model, for servers that answer 200 with an error
     /// object: one that decodes as it throws ``ServerError``. Off by default; a request can ask for it alone.
     public var decodesErrorModelOnSuccess: Bool {
-        get { settings.withLock { $0.decodesErrorModelOnSuccess } }
-        set { settings.withLock { $0.decodesErrorModelOnSuccess = newValue } }
+        get { settings.withLock { $0.engine.decodesErrorModelOnSuccess } }
+        set { settings.withLock { $0.engine.decodesErrorModelOnSuccess = newValue } }
     }
 
     /// How redirects are followed: the engine decides each hop the same on every transport (``RedirectPolicy``). Up
     /// to 10 hops, never `https` to `http`, nothing but a few content-negotiation fields to another origin, by
     /// default.
     public var redirectPolicy: RedirectPolicy {
-        get { settings.withLock { $0.redirectPolicy } }
-        set { settings.withLock { $0.redirectPolicy = newValue } }
+        get { settings.withLock { $0.engine.redirectPolicy } }
+        set { settings.withLock { $0.engine.redirectPolicy = newValue } }
     }
 
     /// The origins the manager's credentials go to: the `accessToken`, plugins' keys, default headers that carry a
     /// credential (``CredentialScope``). By default the base URL's origin alone: a request that names another
     /// `baseURL` goes without them.
     public var credentialScope: CredentialScope {
-        get { settings.withLock { $0.credentialScope } }
-        set { settings.withLock { $0.credentialScope = newValue } }
+        get { settings.withLock { $0.engine.credentialScope } }
+        set { settings.withLock { $0.engine.credentialScope = newValue } }
     }
 
     /// Header fields and query items of your own that carry a credential (an API key in ``defaultHeaders``), besides
     /// `Authorization`, `Proxy-Authorization`, `Cookie`, secret-looking names and what plugins declare: kept to
     /// ``credentialScope``, never carried across a redirect to another origin, hidden in logs. None by default.
     public var credentialFields: CredentialFields {
-        get { settings.withLock { $0.credentialFields } }
-        set { settings.withLock { $0.credentialFields = newValue } }
+        get { settings.withLock { $0.engine.credentialFields } }
+        set { settings.withLock { $0.engine.credentialFields = newValue } }
     }
 
     /// Headers sent with every request that does not set the same name itself (case-insensitively). A default
     /// `Accept` or `User-Agent` replaces NetKit's; `Content-Type` always comes from the request. An invalid name or
     /// value fails every request with ``NetworkError/invalidHeader(name:)`` before anything is sent. None by default.
     public var defaultHeaders: [String: String] {
-        get { settings.withLock { $0.defaultHeaders } }
-        set { settings.withLock { $0.defaultHeaders = newValue } }
+        get { settings.withLock { $0.engine.builder.defaultHeaders } }
+        set { settings.withLock { $0.engine.builder.defaultHeaders = newValue } }
     }
 
     /// Encodes the JSON bodies of requests that do not implement `jsonEncoder`: a plain `JSONEncoder` until you set
@@ -431,13 +344,13 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     public var defaultEncoder: JSONEncoder {
         get {
             settings.withLock { settings in
-                if let encoder = settings.defaultEncoder { return encoder }
+                if let encoder = settings.engine.defaultEncoder { return encoder }
                 let encoder = JSONEncoder()
-                settings.defaultEncoder = encoder
+                settings.engine.defaultEncoder = encoder
                 return encoder
             }
         }
-        set { settings.withLock { $0.defaultEncoder = newValue } }
+        set { settings.withLock { $0.engine.defaultEncoder = newValue } }
     }
 
     /// Decodes the JSON responses of requests that do not implement `jsonDecoder`: a plain `JSONDecoder` until you
@@ -446,26 +359,26 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
     public var defaultDecoder: JSONDecoder {
         get {
             settings.withLock { settings in
-                if let decoder = settings.defaultDecoder { return decoder }
+                if let decoder = settings.engine.defaultDecoder { return decoder }
                 let decoder = JSONDecoder()
-                settings.defaultDecoder = decoder
+                settings.engine.defaultDecoder = decoder
                 return decoder
             }
         }
-        set { settings.withLock { $0.defaultDecoder = newValue } }
+        set { settings.withLock { $0.engine.defaultDecoder = newValue } }
     }
 
     /// How requests that do not implement `retryPolicy` retry failed attempts; `nil` (the default): they do not.
     public var defaultRetryPolicy: RetryPolicy? {
-        get { settings.withLock { $0.defaultRetryPolicy } }
-        set { settings.withLock { $0.defaultRetryPolicy = newValue } }
+        get { settings.withLock { $0.engine.defaultRetryPolicy } }
+        set { settings.withLock { $0.engine.defaultRetryPolicy = newValue } }
     }
 
     /// Plugins that take part in every request (`send` and `stream`), before each request's own `plugins`
     /// of the same priority.
     public var plugins: [any Plugin] {
-        get { settings.withLock { $0.plugins } }
-        set { settings.withLock { $0.plugins = newValue } }
+        get { settings.withLock { $0.engine.plugins } }
+        set { settings.withLock { $0.engine.plugins = newValue } }
     }
 
     /// Where NetKit logs: `os.Logger` under `loggerSubsystem` on Apple platforms, standard error elsewhere, at the
@@ -612,30 +525,14 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
         }
     }
 
+    /// An engine over `transport` with the manager's settings: the user's plugins then logging (which runs last
+    /// anyway: it logs requests as the others left them), the manager's line, and EKNetwork's errors.
     private func executor(over transport: any HTTPTransport, _ settings: Settings) -> RequestExecutor {
-        var executor = RequestExecutor(
-            transport: transport,
-            builder: settings.builder,
-            responseDecoderProvider: settings.responseDecoderProvider,
-            plugins: settings.stack,
-            errorPayloadLimit: settings.errorPayloadLimit,
-            responseLimit: settings.responseSizeLimit,
-            line: requestLine,
-            defaultTimeout: settings.requestTimeout
-        )
-        executor.responseCache = settings.responseCache
-        executor.cookieJar = settings.cookieJar
-        executor.coalescesIdenticalRequests = settings.coalescesIdenticalRequests
-        executor.errorModel = settings.errorModel
-        executor.decodesErrorModelOnSuccess = settings.decodesErrorModelOnSuccess
-        executor.redirectPolicy = settings.redirectPolicy
-        executor.credentialScope = settings.credentialScope
-        executor.credentialFields = settings.credentialFields
-        executor.defaultEncoder = settings.defaultEncoder
-        executor.defaultDecoder = settings.defaultDecoder
-        executor.defaultRetryPolicy = settings.defaultRetryPolicy
-        executor.presentation = Self.presentation
-        return executor
+        var configuration = settings.engine
+        configuration.plugins.append(settings.logging)
+        configuration.line = requestLine
+        configuration.presentation = Self.presentation
+        return RequestExecutor(transport: transport, configuration: configuration)
     }
 
     /// EKNetwork reports transport failures as `URLError`: so does the facade, whatever the transport, also as the

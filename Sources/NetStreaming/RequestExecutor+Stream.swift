@@ -11,7 +11,7 @@ extension RequestExecutor {
     ///
     /// The same road as `send` — base URL, path checks, query, headers, `Authorization`, User-Agent, body, plugins —
     /// then: on 401, one credential renewal and one resend before any body byte is handed over; no retry policy
-    /// and no progress; a non-2xx body drained up to ``errorPayloadLimit`` (1 MiB by default; one byte more is
+    /// and no progress; a non-2xx body drained up to ``RequestExecutor/Configuration/errorPayloadLimit`` (1 MiB by default; one byte more is
     /// ``StreamingError/errorPayloadTooLarge(limitBytes:)``), then the request's `errorDecoder` result or
     /// ``HTTPError``.
     /// - Throws: the errors of `send`, ``StreamingError/invalidResponse`` for a response that is not HTTP.
@@ -24,9 +24,9 @@ extension RequestExecutor {
         do {
             let (response, _) = try await streamingResponse(
                 for: request, baseURL: baseURL, accessToken: accessToken, credentials: credentials)
-            return StreamingResponse(head: response.head, body: response.body.presenting(presentation))
+            return StreamingResponse(head: response.head, body: response.body.presenting(configuration.presentation))
         } catch NetworkError.invalidResponse {
-            throw presentation.present(StreamingError.invalidResponse)
+            throw configuration.presentation.present(StreamingError.invalidResponse)
         }
     }
 }
@@ -102,10 +102,11 @@ extension RequestExecutor {
     ) -> EventSource {
         var executor = self
         // The source judges its connections' failures in NetKit's own words and presents only what it ends with.
-        executor.presentation = .native
-        var source = EventSource(policy: policy, clock: clock, randomUnit: randomUnit) { [executor] lastEventID in
+        executor.configuration.presentation = .native
+        var source = EventSource(policy: policy, clock: configuration.clock, randomUnit: configuration.randomUnit) {
+            [executor] lastEventID in
             var connection = executor
-            connection.plugins.append(EventStreamHeaders(lastEventID: lastEventID))
+            connection.configuration.plugins.append(EventStreamHeaders(lastEventID: lastEventID))
             do {
                 let (response, _) = try await connection.streamingResponse(
                     for: request, baseURL: baseURL(), credentials: provider)
@@ -114,7 +115,7 @@ extension RequestExecutor {
                 throw StreamingError.invalidResponse
             }
         }
-        source.presentation = presentation
+        source.presentation = configuration.presentation
         return source
     }
 }

@@ -31,7 +31,7 @@ import NetKitLock
 ///   is never stored.
 /// - A response answers only requests that are as much the same caller's as its own was: the same value of every
 ///   header field that carries a credential (`Authorization`, `Cookie`, an API key, what plugins and
-///   ``RequestExecutor/credentialFields`` declare: ``CredentialFields``) or none on both, sent through the same
+///   ``RequestExecutor/Configuration/credentialFields`` declare: ``CredentialFields``) or none on both, sent through the same
 ///   transport (one that is a class or an actor is itself; a struct transport of your own is told apart by its type
 ///   alone: make it a class if two of them may answer differently) with the same ``CookieJar`` (or none). Credential
 ///   query items are part of the URL the cache keys on. Tenants of one engine, engines over two transports and two

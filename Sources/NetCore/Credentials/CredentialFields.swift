@@ -7,7 +7,7 @@
 /// ``standard`` holds `Authorization`, `Proxy-Authorization`, `Cookie` and every header whose name looks secret
 /// (`X-API-Key`, `X-Auth-Token`, any name with `token`, `secret`, `password`… in it). A plugin declares the fields
 /// it sets (``Plugin/credentialFields``; NetAuth's `TokenPlugin` declares its own header or query item), and the
-/// engine adds fields of your own (``RequestExecutor/credentialFields``):
+/// engine adds fields of your own (``RequestExecutor/Configuration/credentialFields``):
 ///
 /// ```swift
 /// var executor = RequestExecutor(transport: transport)

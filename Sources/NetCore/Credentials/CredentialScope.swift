@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The origins a request may carry the engine's credentials to: the bearer token, the fields plugins and
-/// ``RequestExecutor/credentialFields`` declare, and default headers that carry one (``CredentialFields``).
+/// ``RequestExecutor/Configuration/credentialFields`` declare, and default headers that carry one (``CredentialFields``).
 ///
 /// By default (``baseURLOrigin``) only the base URL's origin gets them: a request that names another `baseURL` (an
 /// avatar, a `next` link, a pre-signed download URL the API handed out) goes without, and so does every redirect hop

@@ -10,21 +10,21 @@ extension RequestExecutor {
         /// The credential put on every attempt and renewed once on a rejection.
         package var credentials: any CredentialProvider = BearerTokenCredentials.none
         /// Bounds the whole exchange, retries, renewal and the reading of the body included; `nil`: the engine's
-        /// ``RequestExecutor/defaultTimeout``.
+        /// ``RequestExecutor/Configuration/defaultTimeout``.
         package var timeout: Duration?
-        /// The retries of transient failures; `nil`: the engine's ``RequestExecutor/defaultRetryPolicy``.
+        /// The retries of transient failures; `nil`: the engine's ``RequestExecutor/Configuration/defaultRetryPolicy``.
         package var retryPolicy: RetryPolicy?
         /// Whether the request may be repeated although its method is not idempotent (a `POST` the API declares
         /// safe to repeat).
         package var isIdempotent = false
-        /// The base URL whose origin the engine's credentials are for (``RequestExecutor/credentialScope``); `nil`:
+        /// The base URL whose origin the engine's credentials are for (``RequestExecutor/Configuration/credentialScope``); `nil`:
         /// the request's own origin.
         package var baseURL: URL?
 
         package init() {}
     }
 
-    /// Sends a request that is already built (by a bridge such as NetOpenAPI's transport) down the one road, and
+    /// Sends a request that is already built (by a bridge such as NetOpenAPI's transport) down the one road (`takeRoad`), and
     /// returns its response once the head has arrived, the body unread, whatever its status.
     ///
     /// The same stages as ``streamingResponse(for:baseURL:credentials:)`` and a retry policy: the engine's plugins,
@@ -34,7 +34,7 @@ extension RequestExecutor {
     /// then the last response is handed over rather than thrown: the caller decodes the statuses it knows. Plugins'
     /// `didFinish` sees it as a success.
     ///
-    /// The body, whatever the status, is bounded like `stream()`'s: at most ``responseLimit`` bytes (a head that
+    /// The body, whatever the status, is bounded like `stream()`'s: at most ``Configuration/responseLimit`` bytes (a head that
     /// declares more fails with ``NetworkError/responseTooLarge(limitBytes:)`` at once, a body that brings more ends
     /// with it and its transfer stops), within the request's timeout (the whole exchange) and idle timeout (each
     /// wait for a byte; the builder's ``RequestBuilder/idleTimeout`` when the request names none), past which it
@@ -46,11 +46,9 @@ extension RequestExecutor {
         request.progress = nil
         request.wholeBody = nil
         // A ready-made request names no idle timeout of its own unless a bridge set one: the engine's applies.
-        if request.idleTimeout == nil { request.idleTimeout = builder.idleTimeout }
-        let state = RequestState(isStreaming: true)
+        if request.idleTimeout == nil { request.idleTimeout = configuration.builder.idleTimeout }
         let plugins = pluginList(adding: [])
         declareCredentials(in: &request, plugins: plugins)
-        let policy = options.retryPolicy ?? defaultRetryPolicy
         let mayRepeat =
             request.isReplayable
             && RetryPolicy.allowsRepeating(
@@ -58,43 +56,24 @@ extension RequestExecutor {
                 declaredIdempotent: options.isIdempotent,
                 hasIdempotencyKey: request.value(forHeader: "Idempotency-Key") != nil
             )
-        let timeout = options.timeout ?? defaultTimeout
-        let road = stages(
-            state: state,
+        let scope = configuration.credentialScope
+        let plan = RoadPlan(
             plugins: plugins,
-            timeout: timeout,
-            retryPolicy: mayRepeat ? policy : nil,
+            timeout: options.timeout ?? configuration.defaultTimeout,
+            retryPolicy: mayRepeat ? options.retryPolicy ?? configuration.defaultRetryPolicy : nil,
             credentials: options.credentials,
             allowsRenewal: true,
             errorDecoder: CallerIsolated<((Data) -> (any Error)?)?>(nil),
             errorModel: nil,
-            body: .handOver(limit: responseLimit),
+            body: .handOver(limit: configuration.responseLimit),
             // The request comes built by its caller for its own target: every field of it is its own.
-            credentialGuard: credentialScope.allowsAnyOrigin
+            credentialGuard: scope.allowsAnyOrigin
                 ? .open
                 : CredentialGuard(
-                    for: request, scope: credentialScope, baseURL: options.baseURL,
-                    isAtBase: options.baseURL == nil, ownFieldNames: { _ in true })
+                    for: request, scope: scope, baseURL: options.baseURL, isAtBase: options.baseURL == nil,
+                    ownFieldNames: { _ in true })
         )
-        let exchange: Exchange
-        do {
-            exchange = try await road.run(request)
-        } catch let failure as ResponseFailure where failure.isStatusOnly && !Task.isCancelled {
-            exchange = failure.exchange
-        } catch {
-            throw await fail(request, with: error, state: state, plugins: plugins)
-        }
-        let metrics = state.finish()
-        for plugin in plugins.taking(.didSucceed) {
-            await plugin.didFinish(
-                exchange.request, result: .success(exchange.received), metrics: metrics, context: state.endContext)
-        }
-        // The body is read after this returns: the limit, the request's timeout and its idle timeout go with it.
-        var response = exchange.response
-        response.body = response.body.limited(to: responseLimit).bounded(
-            by: BodyTimeouts(
-                deadline: timeout.map { state.start + $0 }, idle: exchange.request.idleTimeout,
-                host: exchange.request.head.host))
-        return (response, metrics)
+        let outcome = try await takeRoad(request, plan: plan, measures: true) { response, _ in response }
+        return (outcome.value, outcome.metrics!)
     }
 }

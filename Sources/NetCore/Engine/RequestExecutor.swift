@@ -18,89 +18,26 @@ import Foundation
 /// let executor = RequestExecutor(transport: URLSessionTransport())   // or AsyncHTTPClientTransport(), a stub…
 /// let user = try await executor.send(GetUser(id: 1), baseURL: URL(string: "https://api.example.com")!)
 /// ```
+@dynamicMemberLookup
 public struct RequestExecutor: Sendable {
     /// Where requests go.
     public var transport: any HTTPTransport
-    /// The request builder.
-    public var builder: RequestBuilder
-    /// A decoder that replaces each request's `jsonDecoder` when the request allows it.
-    public var responseDecoderProvider: (@Sendable () -> JSONDecoder)?
-    /// Plugins that take part in every request, before the request's own.
-    public var plugins: [any Plugin] {
-        didSet { pluginList = PluginList(ordered: Self.ordered(plugins, [])) }
-    }
-    /// ``plugins`` in order with their hooks, worked out once rather than per request.
-    private var pluginList: PluginList
-    /// The most bytes of an error body read into memory (EKNetwork's 1 MiB by default); a longer one is cut.
-    public var errorPayloadLimit: Int
-    /// The largest successful body read into memory (64 MiB by default); a longer one fails the request.
-    public var responseLimit: Int
-    /// Requests wait here, before their credential is read, while the line is held.
-    public var line: HoldTheLine?
-    /// The timeout of requests that name none (`nil`: none).
-    public var defaultTimeout: Duration?
-    /// The clock retry waits are slept on (a test can pass one that does not sleep).
-    public var clock: any Clock<Duration>
-    /// A number in `0..<1` for each jittered retry wait (a test can pass a fixed one).
-    public var randomUnit: @Sendable () -> Double
-    /// Answers and revalidates `send`'s GET requests from memory (RFC 9111, see ``ResponseCache``), and forgets what a
-    /// successful `POST`, `PUT`, `PATCH` or `DELETE` changed, whichever way it was sent; `nil` (the default): no cache.
-    public var responseCache: ResponseCache?
-    /// Stores every response's `Set-Cookie` and sends `Cookie` on later requests (RFC 6265); `nil` (the default):
-    /// no cookies are kept.
-    public var cookieJar: CookieJar?
-    /// Whether identical GET and HEAD requests of `send` in flight at once share one network call. Off by default.
-    ///
-    /// Identical: the same method, URL and header fields as they go out (the credential and cookies included), through
-    /// the same transport with the same cookie jar, so callers with different tokens never share. Correlation fields
-    /// (a request ID, trace context: ``TransportRequest/markCorrelationHeader(_:)``) do not count: the call goes out
-    /// with the values of the caller that started it, and each caller's plugins are still given its own request. Each
-    /// caller decodes the shared response itself; a caller that is cancelled gets `CancellationError` at once while
-    /// the others go on, and the call is cancelled only when every caller has been. Copies of this engine share the
-    /// calls in flight (those over another transport never share a call); turning it off and on again starts afresh.
-    public var coalescesIdenticalRequests: Bool {
-        get { coalescer != nil }
-        set { if newValue != (coalescer != nil) { coalescer = newValue ? RequestCoalescer() : nil } }
-    }
-    /// The calls in flight that identical requests share, when ``coalescesIdenticalRequests`` is on.
-    package private(set) var coalescer: RequestCoalescer?
-    /// The type of the error object the server sends with a failure, for requests that name no `errorModel` of
-    /// their own: a non-2xx body that decodes as it throws ``ServerError``; `nil` (the default): none.
-    public var errorModel: (any (Decodable & Error).Type)?
-    /// Whether every request's 2xx body is first tried as its error model (the request's or ``errorModel``), for
-    /// servers that answer 200 with an error object. A request can ask for it alone with its own
-    /// `decodesErrorModelOnSuccess`. Off by default.
-    public var decodesErrorModelOnSuccess = false
-    /// The encoder of JSON bodies for requests that keep ``Endpoint``'s default `jsonEncoder`; `nil` (the
-    /// default): a plain `JSONEncoder()`. A request that implements `jsonEncoder` keeps its own.
-    public var defaultEncoder: JSONEncoder?
-    /// The decoder of JSON responses for requests that keep ``Endpoint``'s default `jsonDecoder`; `nil` (the
-    /// default): a plain `JSONDecoder()`. A request that implements `jsonDecoder` keeps its own, and
-    /// ``responseDecoderProvider`` still comes first for requests that allow it.
-    public var defaultDecoder: JSONDecoder?
-    /// The retry policy of requests that keep ``Endpoint``'s default `retryPolicy`; `nil` (the default): no
-    /// retries. A request that implements `retryPolicy` keeps its own (`RetryPolicy()` included).
-    public var defaultRetryPolicy: RetryPolicy?
-    /// Header fields and query items of your own that carry a credential (an API key in ``RequestBuilder/defaultHeaders``,
-    /// a signature in the query), besides ``CredentialFields/standard`` and what plugins declare: they go only where
-    /// ``credentialScope`` allows, never across a redirect to another origin, and logs hide them. None by default.
-    public var credentialFields = CredentialFields.none
-    /// The origins requests may carry the engine's credentials to; by default the base URL's alone (see
-    /// ``CredentialScope``).
-    public var credentialScope = CredentialScope.baseURLOrigin
-    /// How redirects are followed: each hop decided by the engine, the same on every transport (see
-    /// ``RedirectPolicy``). Up to 10 hops, never `https` to `http`, nothing but ``RedirectPolicy/crossOriginFields``
-    /// to another origin, by default.
-    public var redirectPolicy = RedirectPolicy.default
-    /// How the caller sees the errors the engine ends with (a facade may speak other types).
-    package var presentation = ErrorPresentation.native
+    /// Every other setting of the engine, held once; each is also read and set on the engine by its own name
+    /// (`executor.cookieJar = jar` sets ``Configuration/cookieJar``).
+    public var configuration: Configuration
 
-    /// 1 MiB: the default of ``errorPayloadLimit``.
+    /// 1 MiB: the default of ``Configuration/errorPayloadLimit``.
     public static let defaultErrorPayloadLimit = 1 << 20
-    /// 64 MiB: the default of ``responseLimit``.
+    /// 64 MiB: the default of ``Configuration/responseLimit``.
     public static let defaultResponseLimit = 64 << 20
 
-    /// Creates an engine.
+    /// Creates an engine over `transport` with `configuration`.
+    public init(transport: any HTTPTransport, configuration: Configuration) {
+        self.transport = transport
+        self.configuration = configuration
+    }
+
+    /// Creates an engine, the settings not named here at their defaults (see ``Configuration``).
     public init(
         transport: any HTTPTransport,
         builder: RequestBuilder = RequestBuilder(),
@@ -113,18 +50,23 @@ public struct RequestExecutor: Sendable {
         clock: any Clock<Duration> = ContinuousClock(),
         randomUnit: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
-        self.transport = transport
-        self.builder = builder
-        self.responseDecoderProvider = responseDecoderProvider
-        self.plugins = plugins
-        self.pluginList = PluginList(ordered: Self.ordered(plugins, []))
-        self.errorPayloadLimit = errorPayloadLimit
-        self.responseLimit = responseLimit
-        self.line = line
-        self.defaultTimeout = defaultTimeout
-        self.clock = clock
-        self.randomUnit = randomUnit
+        self.init(
+            transport: transport,
+            configuration: Configuration(
+                builder: builder, responseDecoderProvider: responseDecoderProvider, plugins: plugins,
+                errorPayloadLimit: errorPayloadLimit, responseLimit: responseLimit, line: line,
+                defaultTimeout: defaultTimeout, clock: clock, randomUnit: randomUnit))
     }
+
+    /// A setting of ``configuration`` by its own name: `executor.defaultTimeout` is
+    /// `executor.configuration.defaultTimeout`.
+    public subscript<Value>(dynamicMember setting: WritableKeyPath<Configuration, Value>) -> Value {
+        get { configuration[keyPath: setting] }
+        set { configuration[keyPath: setting] = newValue }
+    }
+
+    /// The calls in flight that identical requests share, when coalescing is on.
+    package var coalescer: RequestCoalescer? { configuration.coalescer }
 
     /// Sends `request` and decodes its response.
     /// - Parameters:
@@ -150,20 +92,12 @@ public struct RequestExecutor: Sendable {
         }
     }
 
-    /// The defaults this engine lends to requests that keep ``Endpoint``'s (see ``EndpointDefaults``); `nil` when it
-    /// has none.
-    private var endpointDefaults: EndpointDefaults? {
-        let defaults = EndpointDefaults(
-            encoder: defaultEncoder, decoder: defaultDecoder, retryPolicy: defaultRetryPolicy)
-        return defaults.isEmpty ? nil : defaults
-    }
-
     /// Runs `body`, one request's road, with this engine's defaults bound for the request's properties that keep
     /// ``Endpoint``'s (its encoder, decoder and retry policy are read during the road), on the caller's actor.
     nonisolated(nonsending) func withDefaults<Value>(
         _ body: nonisolated(nonsending) () async throws -> Value
     ) async throws -> Value {
-        guard let defaults = endpointDefaults else { return try await body() }
+        guard let defaults = configuration.endpointDefaults else { return try await body() }
         return try await EndpointDefaults.$current.withValue(defaults, operation: body)
     }
 
@@ -203,10 +137,11 @@ public struct RequestExecutor: Sendable {
         )
     }
 
-    /// The road of `send`, `response` and `pages`: build, the stages, decode. `measures`: whether the caller wants
-    /// the metrics; when neither it nor a plugin does, the request ends without them. `target`: an absolute URL the
-    /// request goes to instead of its own (a page's `Link`), its query kept exactly; the credential guard is the one
-    /// of the request as built, so credentials still go only where ``credentialScope`` allows.
+    /// `send`'s, `response`'s and `pages`' way down the one road (`takeRoad`): the body
+    /// collected and decoded. `measures`: whether the caller wants the metrics; when neither it nor a plugin does,
+    /// the request ends without them. `target`: an absolute URL the request goes to instead of its own (a page's
+    /// `Link`), its query kept exactly; the credential guard is the one of the request as built, so credentials
+    /// still go only where ``Configuration/credentialScope`` allows.
     nonisolated(nonsending) func perform<Request: Endpoint>(
         _ request: Request,
         baseURL: URL,
@@ -214,58 +149,21 @@ public struct RequestExecutor: Sendable {
         measures: Bool,
         target: URL? = nil
     ) async throws -> (value: Request.Response, received: ReceivedResponse, metrics: RequestMetrics?) {
-        var built: TransportRequest
-        do {
-            built = try builder.makeRequest(request, baseURL: baseURL)
-        } catch {
-            logUnsent(request, error)
-            throw presentation.present(error)
-        }
-        let state = RequestState(isStreaming: false)
-        let plugins = pluginList(adding: request.plugins)
-        declareCredentials(in: &built, plugins: plugins)
-        let credentialGuard = self.credentialGuard(for: built, baseURL: baseURL, ownFields: request)
+        var built = try build(request, baseURL: baseURL)
+        let plan = self.plan(
+            for: request, &built, baseURL: baseURL, credentials: credentials, retries: true,
+            body: .collect(responseLimit: configuration.responseLimit, errorLimit: configuration.errorPayloadLimit))
         if let target {
             do {
                 try built.head.setURL(target)
             } catch {
-                throw presentation.present(error)
+                throw configuration.presentation.present(error)
             }
         }
-        let mayRepeat =
-            request.allowsRetry && built.isReplayable
-            && RetryPolicy.allowsRepeating(
-                method: built.method,
-                declaredIdempotent: request.isIdempotent,
-                hasIdempotencyKey: built.value(forHeader: "Idempotency-Key") != nil
-            )
-        let road = stages(
-            state: state,
-            plugins: plugins,
-            timeout: request.timeout ?? defaultTimeout,
-            retryPolicy: mayRepeat ? request.retryPolicy : nil,
-            credentials: credentials,
-            allowsRenewal: request.allowsRetry,
-            errorDecoder: CallerIsolated(request.errorDecoder),
-            errorModel: serverErrorDecoding(for: request),
-            body: .collect(responseLimit: responseLimit, errorLimit: errorPayloadLimit),
-            credentialGuard: credentialGuard
-        )
-        do {
-            let exchange = try await road.run(built)
-            let received = exchange.received
-            let value = try decode(request, received)
-            built.progress?.markFinished()
-            guard measures || plugins.any(.didSucceed) else { return (value, received, nil) }
-            let metrics = state.finish()
-            for plugin in plugins.taking(.didSucceed) {
-                await plugin.didFinish(
-                    exchange.request, result: .success(received), metrics: metrics, context: state.endContext)
-            }
-            return (value, received, metrics)
-        } catch {
-            throw await fail(built, with: error, state: state, plugins: plugins)
+        let outcome = try await takeRoad(built, plan: plan, measures: measures) { _, received in
+            try (decode(request, received), received)
         }
+        return (outcome.value.0, outcome.value.1, outcome.metrics)
     }
 
     /// Sends `request` and returns its response once the head has arrived, with the body unread: the road of
@@ -283,132 +181,83 @@ public struct RequestExecutor: Sendable {
     /// Sends `request` and returns its response once the head has arrived, with the body unread: the road of
     /// `stream()`. The same stages as ``response(for:baseURL:credentials:)`` but no retry policy and no progress;
     /// a 401 renews the credential once before any body byte is handed over; a failed status is drained (up to
-    /// ``errorPayloadLimit``, one byte more is ``StreamingError/errorPayloadTooLarge(limitBytes:)``) into its
-    /// error. Plugins' `didFinish` runs when the head has arrived.
+    /// ``Configuration/errorPayloadLimit``, one byte more is ``StreamingError/errorPayloadTooLarge(limitBytes:)``)
+    /// into its error. Plugins' `didFinish` runs when the head has arrived.
     nonisolated(nonsending) public func streamingResponse<Request: Endpoint>(
         for request: Request,
         baseURL: URL,
         credentials: any CredentialProvider
     ) async throws -> (response: TransportResponse, metrics: RequestMetrics) {
         try await withDefaults {
-            try await streamingRoad(for: request, baseURL: baseURL, credentials: credentials)
+            var built = try build(request, baseURL: baseURL)
+            built.progress = nil
+            let plan = self.plan(
+                for: request, &built, baseURL: baseURL, credentials: credentials, retries: false,
+                body: .stream(errorLimit: configuration.errorPayloadLimit))
+            let outcome = try await takeRoad(built, plan: plan, measures: true) { response, _ in response }
+            return (response: outcome.value, metrics: outcome.metrics!)
         }
     }
 
-    /// The road of ``streamingResponse(for:baseURL:credentials:)``.
-    nonisolated(nonsending) private func streamingRoad<Request: Endpoint>(
-        for request: Request,
-        baseURL: URL,
-        credentials: any CredentialProvider
-    ) async throws -> (response: TransportResponse, metrics: RequestMetrics) {
-        var built: TransportRequest
+    /// `request` as the builder makes it; a request it refuses is logged and fails in the caller's words.
+    private func build<Request: Endpoint>(_ request: Request, baseURL: URL) throws -> TransportRequest {
         do {
-            built = try builder.makeRequest(request, baseURL: baseURL)
+            return try configuration.builder.makeRequest(request, baseURL: baseURL)
         } catch {
             logUnsent(request, error)
-            throw presentation.present(error)
+            throw configuration.presentation.present(error)
         }
-        built.progress = nil
-        let state = RequestState(isStreaming: true)
+    }
+
+    /// What an ``Endpoint``'s request takes down the road: its plugins and the engine's (their credential fields
+    /// declared on `built`), its timeout, its retry policy when `retries` and the request may be repeated, its
+    /// error decoding, and the guard that keeps credentials where ``Configuration/credentialScope`` allows.
+    private func plan<Request: Endpoint>(
+        for request: Request,
+        _ built: inout TransportRequest,
+        baseURL: URL,
+        credentials: any CredentialProvider,
+        retries: Bool,
+        body: BodyStage.Mode
+    ) -> RoadPlan {
         let plugins = pluginList(adding: request.plugins)
         declareCredentials(in: &built, plugins: plugins)
-        let credentialGuard = self.credentialGuard(for: built, baseURL: baseURL, ownFields: request)
-        let timeout = request.timeout ?? defaultTimeout
-        let road = stages(
-            state: state,
+        let mayRepeat =
+            retries && request.allowsRetry && built.isReplayable
+            && RetryPolicy.allowsRepeating(
+                method: built.method,
+                declaredIdempotent: request.isIdempotent,
+                hasIdempotencyKey: built.value(forHeader: "Idempotency-Key") != nil
+            )
+        return RoadPlan(
             plugins: plugins,
-            timeout: timeout,
-            retryPolicy: nil,
+            timeout: request.timeout ?? configuration.defaultTimeout,
+            retryPolicy: mayRepeat ? request.retryPolicy : nil,
             credentials: credentials,
             allowsRenewal: request.allowsRetry,
             errorDecoder: CallerIsolated(request.errorDecoder),
             errorModel: serverErrorDecoding(for: request),
-            body: .stream(errorLimit: errorPayloadLimit),
-            credentialGuard: credentialGuard
-        )
-        do {
-            let exchange = try await road.run(built)
-            let metrics = state.finish()
-            for plugin in plugins.taking(.didSucceed) {
-                await plugin.didFinish(
-                    exchange.request, result: .success(exchange.received), metrics: metrics, context: state.endContext)
-            }
-            // The body is read after this returns: the request's timeout and idle timeout go with it.
-            var response = exchange.response
-            response.body = response.body.bounded(
-                by: BodyTimeouts(
-                    deadline: timeout.map { state.start + $0 }, idle: exchange.request.idleTimeout,
-                    host: exchange.request.head.host))
-            return (response, metrics)
-        } catch {
-            throw await fail(built, with: error, state: state, plugins: plugins)
-        }
-    }
-
-    /// The one road, outermost first.
-    func stages(
-        state: RequestState,
-        plugins: PluginList,
-        timeout: Duration?,
-        retryPolicy: RetryPolicy?,
-        credentials: any CredentialProvider,
-        allowsRenewal: Bool,
-        errorDecoder: CallerIsolated<((Data) -> (any Error)?)?>,
-        errorModel: ServerErrorDecoding?,
-        body: BodyStage.Mode,
-        credentialGuard: CredentialGuard
-    ) -> Road {
-        var retry: RetryStage?
-        if let retryPolicy, retryPolicy.maxRetryCount > 0 {
-            retry = RetryStage(
-                policy: retryPolicy, state: state, clock: clock, randomUnit: randomUnit, presentation: presentation)
-        }
-        // The cache answers and stores on `send`'s road only (a stream's body is the caller's to read, once) but
-        // invalidates on every road; coalescing is `send`'s. Both tell callers apart by transport and cookie jar too.
-        let collects = if case .collect = body { true } else { false }
-        let statusCheck = StatusCheckStage(errorDecoder: errorDecoder, errorModel: errorModel, credentials: credentials)
-        return Road(
-            deadline: timeout.map { DeadlineStage(deadline: state.start + $0) },
-            preparation: plugins.any(.prepare) ? PreparationStage(plugins: plugins, state: state) : nil,
-            retry: retry,
-            line: line,
-            redirect: redirectPolicy.followsRedirects
-                ? RedirectStage(policy: redirectPolicy, state: state, statusCheck: statusCheck) : nil,
-            credential: CredentialStage(
-                credentials: credentials, allowsRenewal: allowsRenewal, state: state, credentialGuard: credentialGuard),
-            statusCheck: statusCheck,
-            attempt: PluginAttemptStage(plugins: plugins, state: state),
-            credentialGuard: credentialGuard,
-            cookies: cookieJar.map(CookieStage.init),
-            cache: responseCache.map {
-                CacheStage(cache: $0, state: state, transport: transport, cookieJar: cookieJar, stores: collects)
-            },
-            coalesce: collects
-                ? coalescer.map {
-                    CoalescingStage(coalescer: $0, state: state, transport: transport, cookieJar: cookieJar)
-                } : nil,
-            body: BodyStage(mode: body, state: state, credentials: credentials),
-            transport: transport,
-            state: state
+            body: body,
+            credentialGuard: credentialGuard(for: built, baseURL: baseURL, ownFields: request)
         )
     }
 
     /// Marks the fields of `request` that carry a credential: the standard ones, the engine's and the plugins'.
     func declareCredentials(in request: inout TransportRequest, plugins: PluginList) {
-        var fields = request.credentialFields.union(credentialFields)
+        var fields = request.credentialFields.union(configuration.credentialFields)
         if !plugins.credentialFields.isEmpty { fields.formUnion(plugins.credentialFields) }
         request.credentialFields = fields
     }
 
-    /// The guard that keeps `request`'s credentials to the origins ``credentialScope`` allows for `baseURL`;
-    /// `endpoint`'s own `headers` and `headerFields` may go to its own origin.
+    /// The guard that keeps `request`'s credentials to the origins ``Configuration/credentialScope`` allows for
+    /// `baseURL`; `endpoint`'s own `headers` and `headerFields` may go to its own origin.
     func credentialGuard<Request: Endpoint>(for request: TransportRequest, baseURL: URL, ownFields endpoint: Request)
         -> CredentialGuard
     {
-        guard !credentialScope.allowsAnyOrigin else { return .open }
-        return CredentialGuard(
-            for: request, scope: credentialScope, baseURL: baseURL, isAtBase: endpoint.baseURL == nil
-        ) { name in
+        let scope = configuration.credentialScope
+        guard !scope.allowsAnyOrigin else { return .open }
+        return CredentialGuard(for: request, scope: scope, baseURL: baseURL, isAtBase: endpoint.baseURL == nil) {
+            name in
             // Read only for a request outside the scope, and only for its credential fields.
             endpoint.headers?.keys.contains { HeaderValidation.namesMatch($0, name) } == true
                 || (try? endpoint.headerFields)?.contains(name) == true
@@ -450,13 +299,13 @@ public struct RequestExecutor: Sendable {
                 await plugin.didFinish(request, result: result, metrics: metrics, context: context)
             }
         }
-        return presentation.present(visible)
+        return configuration.presentation.present(visible)
     }
 
     private func decode<Request: Endpoint>(_ request: Request, _ received: ReceivedResponse) throws -> Request.Response
     {
-        let decoder = request.allowsResponseDecoderOverride ? responseDecoderProvider?() : nil
-        if request.decodesErrorModelOnSuccess || decodesErrorModelOnSuccess,
+        let decoder = request.allowsResponseDecoderOverride ? configuration.responseDecoderProvider?() : nil
+        if request.decodesErrorModelOnSuccess || configuration.decodesErrorModelOnSuccess,
             let error = serverErrorDecoding(for: request)?.error(head: received.head, body: received.body)
         {
             throw error
@@ -472,15 +321,15 @@ public struct RequestExecutor: Sendable {
     /// The request's error model (or the engine's) with the decoder its `Response` would be decoded with; `nil`, and
     /// nothing made, when neither names one.
     private func serverErrorDecoding<Request: Endpoint>(for request: Request) -> ServerErrorDecoding? {
-        guard let model = request.errorModel ?? errorModel else { return nil }
-        let decoder = request.allowsResponseDecoderOverride ? responseDecoderProvider?() : nil
+        guard let model = request.errorModel ?? configuration.errorModel else { return nil }
+        let decoder = request.allowsResponseDecoderOverride ? configuration.responseDecoderProvider?() : nil
         return ServerErrorDecoding(model: model, decoder: decoder ?? request.jsonDecoder)
     }
 
-    /// The engine's plugins with the request's own, in order with their hooks: worked out once per engine for the
-    /// requests that bring none.
+    /// The engine's plugins with the request's own, in order with their hooks: worked out once per configuration
+    /// for the requests that bring none.
     func pluginList(adding own: [any Plugin]) -> PluginList {
-        own.isEmpty ? pluginList : PluginList(ordered: Self.ordered(plugins, own))
+        own.isEmpty ? configuration.pluginList : PluginList(ordered: Self.ordered(configuration.plugins, own))
     }
 
     /// The engine's plugins, then the request's: higher priority first; equal priorities keep their order (the

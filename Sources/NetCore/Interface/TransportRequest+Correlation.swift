@@ -3,7 +3,7 @@ extension TransportRequest {
     /// tracing and logs only (a request ID, trace context), not for what the server answers.
     ///
     /// When the engine coalesces identical `GET` and `HEAD` requests in flight
-    /// (``RequestExecutor/coalescesIdenticalRequests``), requests that differ only in correlation fields still share
+    /// (``RequestExecutor/Configuration/coalescesIdenticalRequests``), requests that differ only in correlation fields still share
     /// one call. The call goes out with the values of the request that started it; every caller's plugins are still
     /// given that caller's own request, with its own values. Mark the header a plugin of yours sets per request:
     ///

@@ -3,7 +3,7 @@ import NetKitLock
 /// Pauses outgoing requests while something must finish first — a token refresh, a migration, a
 /// maintenance window — and releases them afterwards, without polling.
 ///
-/// Requests wait at the engine's line stage (``RequestExecutor/line``, `NetworkManager.requestLine`) while the
+/// Requests wait at the engine's line stage (``RequestExecutor/Configuration/line``, `NetworkManager.requestLine`) while the
 /// line is held (cancellably) and are resumed in arrival order once the last hold is released. Requests sent
 /// from inside ``withLineHeld(_:)`` pass straight through *this* line, and only while that hold lasts: the
 /// holder of one line waits at any other held line like everyone else, and a task it started that outlives

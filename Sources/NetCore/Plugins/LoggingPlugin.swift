@@ -10,7 +10,7 @@ import Foundation
 /// Nothing secret reaches the sink: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, secret-looking
 /// headers and body fields, every header and query item the request declares as a credential
 /// (``TransportRequest/credentialFields``: what plugins such as NetAuth's `TokenPlugin` and the engine's
-/// ``RequestExecutor/credentialFields`` declare, whatever the rules say), every query value (or those
+/// ``RequestExecutor/Configuration/credentialFields`` declare, whatever the rules say), every query value (or those
 /// ``RedactionRules`` name), and more header names of your choice are hidden. `NetworkManager` installs one writing to its ``NetworkLogger``; the sink can be anything:
 ///
 /// ```swift

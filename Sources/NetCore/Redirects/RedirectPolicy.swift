@@ -6,7 +6,7 @@ import Foundation
 
 /// How the engine follows redirects: one decision per hop, the same on every transport.
 ///
-/// Transports hand every `3xx` back; the engine decides each hop (``RequestExecutor/redirectPolicy``). By default
+/// Transports hand every `3xx` back; the engine decides each hop (``RequestExecutor/Configuration/redirectPolicy``). By default
 /// it follows up to 10 hops of `301`, `302`, `303`, `307` and `308` with a `Location`, and:
 /// - follows only `http` and `https` targets (a `file:` or `data:` `Location` fails the request);
 /// - never follows `https` to `http` (``allowsInsecureDowngrade``);

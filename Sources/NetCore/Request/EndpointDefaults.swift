@@ -9,7 +9,7 @@ import NetKitLock
 /// the configuration's JSON encoder, JSON decoder and retry policy.
 ///
 /// The rule it carries: a request that implements `jsonEncoder`, `jsonDecoder` or `retryPolicy` itself keeps its own;
-/// one that keeps the protocol's default gets the engine's (``RequestExecutor/defaultEncoder`` and its siblings),
+/// one that keeps the protocol's default gets the engine's (``RequestExecutor/Configuration/defaultEncoder`` and its siblings),
 /// and a plain `JSONEncoder()`, `JSONDecoder()` or `RetryPolicy()` outside an engine that has one. Swift cannot
 /// tell whether a type replaced a protocol requirement's default, so the default itself asks: it reads this value,
 /// which ``RequestExecutor`` binds for the length of one request (and only when it has a default to lend, so an

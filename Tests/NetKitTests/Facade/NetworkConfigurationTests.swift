@@ -74,9 +74,9 @@ struct NetworkConfigurationTests {
         #expect(configuration.transport is URLSessionTransport)
         #expect(configuration.defaultHeaders.isEmpty)
         #expect(configuration.plugins.isEmpty)
-        #expect(configuration.retryPolicy == nil)
-        #expect(configuration.timeout == nil)
-        #expect(configuration.responseSizeLimit == manager.responseSizeLimit)
+        #expect(configuration.defaultRetryPolicy == nil)
+        #expect(configuration.defaultTimeout == nil)
+        #expect(configuration.responseLimit == manager.responseSizeLimit)
         #expect(configuration.errorPayloadLimit == manager.errorPayloadLimit)
         #expect(configuration.userAgentConfiguration == nil)
         #expect(configuration.tokenRefresher == nil)
@@ -97,9 +97,9 @@ struct NetworkConfigurationTests {
         let refresher = CountingRefresher()
         configuration.transport = stub
         configuration.defaultHeaders = ["X-Client": "ios"]
-        configuration.retryPolicy = RetryPolicy(maxRetryCount: 2, delay: 0.5)
-        configuration.timeout = .seconds(12)
-        configuration.responseSizeLimit = 1000
+        configuration.defaultRetryPolicy = RetryPolicy(maxRetryCount: 2, delay: 0.5)
+        configuration.defaultTimeout = .seconds(12)
+        configuration.responseLimit = 1000
         configuration.errorPayloadLimit = 100
         configuration.userAgentConfiguration = UserAgentConfiguration(appName: "Demo", appVersion: "2")
         configuration.tokenRefresher = refresher
@@ -135,9 +135,9 @@ struct NetworkConfigurationTests {
         #expect(back.baseURL == stubBase)
         #expect((back.transport as? StubTransport) === stub)
         #expect(back.defaultHeaders == ["X-Client": "ios"])
-        #expect(back.retryPolicy?.delay == 0.5)
-        #expect(back.timeout == .seconds(12))
-        #expect(back.responseSizeLimit == 1000)
+        #expect(back.defaultRetryPolicy?.delay == 0.5)
+        #expect(back.defaultTimeout == .seconds(12))
+        #expect(back.responseLimit == 1000)
         #expect(back.errorPayloadLimit == 100)
         #expect(back.tokenRefresher === refresher)
         #expect(back.holdsRequestsDuringRefresh)
@@ -268,7 +268,7 @@ struct NetworkConfigurationTests {
         let stub = StubTransport { _, index in index % 2 == 0 ? .status(503) : .json(#"{"displayName":"Bo"}"#) }
         var configuration = NetworkConfiguration(baseURL: stubBase)
         configuration.transport = stub
-        configuration.retryPolicy = RetryPolicy(maxRetryCount: 1, delay: 0)
+        configuration.defaultRetryPolicy = RetryPolicy(maxRetryCount: 1, delay: 0)
         let manager = NetworkManager(configuration: configuration)
         #expect(try await manager.send(FetchProfile()) == Profile(displayName: "Bo"))
         #expect(stub.requestCount == 2)
@@ -281,7 +281,7 @@ struct NetworkConfigurationTests {
         let stub = StubTransport { _, _ in StubTransport.Reply.status(204).delayed(by: .seconds(600)) }
         var configuration = NetworkConfiguration(baseURL: stubBase)
         configuration.transport = stub
-        configuration.timeout = .milliseconds(50)
+        configuration.defaultTimeout = .milliseconds(50)
         let manager = NetworkManager(configuration: configuration)
         await #expect(throws: URLError.self) { try await manager.send(DeleteUser()) }
     }
