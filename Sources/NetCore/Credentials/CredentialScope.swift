@@ -47,5 +47,5 @@ public struct CredentialScope: Sendable, Hashable {
     }
 
     /// Whether every origin is allowed.
-    var allowsAnyOrigin: Bool { kind == .any }
+    package var allowsAnyOrigin: Bool { kind == .any }
 }

@@ -1,4 +1,4 @@
 /// A credential renewal that failed: the caller receives `underlying` as it is, and it is never retried.
-struct RefreshFailure: Error {
+package struct RefreshFailure: Error {
     package let underlying: any Error
 }
