@@ -6,17 +6,20 @@ import os
 /// Where NetKit writes what it does: `os.Logger` on Apple platforms, standard error elsewhere, or a sink of
 /// your own — of lines (``Sink``) or of structured records (``RecordSink``, what NetLogging's swift-log bridge uses).
 ///
-/// What NetKit writes here holds no credential. `LoggingPlugin`'s lines, `curl` lines and records hide every header
-/// and query item the request declares as a credential (``TransportRequest/credentialFields``: `Authorization`,
-/// `Proxy-Authorization`, `Cookie`, secret-looking names, and what plugins and the engine declare, such as a
-/// `TokenPlugin`'s header or query item), query values as ``RedactionRules`` say, and secret-looking body fields; they
-/// copy no response header (so no `Set-Cookie`), and describe errors with `LogRedaction.describe(_:)`. Only
-/// `LoggingPlugin`'s `curlSecrets: .unredactedDoNotUseInProduction` writes credentials, because it was asked to. A
-/// message you pass to ``log(_:_:)`` yourself is written as you give it.
-/// On platforms without `os`, messages below ``minimumLevel`` are dropped; the default comes from the
-/// `NETKIT_LOG_LEVEL` environment variable (`debug`, `info`, `notice`, `error`, `off`) and is `error`: a failed
-/// request is written to standard error. (NetKit's own test bundle alone defaults to `off`: see
-/// ``environmentLevel``.)
+/// The logger redacts nothing itself: it writes each message and record exactly as it is given (to `os.Logger` as
+/// public text), so hiding credentials is the work of whoever writes. NetKit's one writer, `LoggingPlugin`, does it
+/// before it writes: its lines and records show the request's URL with the values of every query item the request
+/// declares as a credential (``TransportRequest/credentialFields``) and of those ``RedactionRules`` name replaced by
+/// `…`, no request header but the request ID (and that only when neither hides it), no response header (so no
+/// `Set-Cookie`), and errors as `LogRedaction.describe(_:)` words them. Its `curl` lines also replace the value of
+/// every header the request declares or the rules name (`Authorization`, `Proxy-Authorization`, `Cookie`,
+/// secret-looking names) and secret-looking body fields, unless `curlSecrets: .unredactedDoNotUseInProduction` asks
+/// for everything. A message you pass to ``log(_:_:)`` yourself is written as you give it.
+///
+/// Messages below ``minimumLevel`` are dropped on every platform (`curl` lines, which a developer asks for, whatever
+/// the level), and nothing is written when it is `nil`. The default comes from the `NETKIT_LOG_LEVEL` environment
+/// variable (`debug`, `info`, `notice`, `error`, `off`) and is `error`: a failed request is written. (NetKit's own
+/// test bundle alone defaults to `off`: see ``environmentLevel``.)
 public struct NetworkLogger: Sendable {
     /// The importance of a message.
     public enum Level: Int, Sendable, Comparable, CaseIterable {
