@@ -45,7 +45,7 @@ import NIOHTTP1
 /// ```
 ///
 /// Built only with the package trait `AsyncHTTPClient`.
-public struct AsyncHTTPClientTransport: HTTPTransport {
+public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnThreads {
     /// The client requests go through.
     public let client: HTTPClient
     /// Set when the transport created the client: it is shut down when the last user is gone.
@@ -114,10 +114,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public func shutdown() async throws {
         try await owned?.shutdown()
     }
-
-    /// `true`: files and streams of a request body are read on NIO's blocking-I/O pool, where waiting for bytes
-    /// stalls no other transfer.
-    public var readsRequestBodiesOnOwnThreads: Bool { true }
 
     /// Sends `request`; returns when the response head has arrived, or, when the request's
     /// ``NetCore/TransportRequest/wholeBody`` is set, once the body is in (at most its limit + 1 bytes kept; a longer

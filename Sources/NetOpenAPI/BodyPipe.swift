@@ -10,7 +10,7 @@ import NetKitLock
 /// A task iterates the body and queues its chunks; the transport's reads take them, blocking while none is
 /// queued. The task pauses while ``highWaterMark`` bytes wait unread, so a body of any size holds at most about
 /// that much. Used only with a transport that reads bodies on threads of its own
-/// (``NetCore/HTTPTransport/readsRequestBodiesOnOwnThreads``: AsyncHTTPClientTransport, on NIO's blocking pool),
+/// (one that reads request bodies on threads of its own: AsyncHTTPClientTransport, on NIO's blocking pool),
 /// never on Swift's cooperative threads nor on a queue other transfers share, so a blocked read can neither starve
 /// the task that would unblock it nor stall anything else.
 final class BodyPipe: Sendable {

@@ -33,8 +33,7 @@ import OpenAPIRuntime
 /// ``timeout`` and the request's idle timeout. A request body the client built in memory (an encoded
 /// JSON value: one that can be iterated more than once, of a known length up to ``replayableBodyLimit``) is
 /// gathered first, so that a retry or the resend after a renewal can send it again. Any other body (a multipart
-/// form, a stream) goes one of two ways, by what the transport can do
-/// (``NetCore/HTTPTransport/readsRequestBodiesOnOwnThreads``):
+/// form, a stream) goes one of two ways, by what the transport can do:
 /// - on a transport that reads bodies on threads of its own (`AsyncHTTPClientTransport`), it is read as it is sent,
 ///   in bounded memory, and sent once: such a request is neither retried nor renewed, and a 401 reaches the client;
 /// - on URLSession, whose reads would stall every session of the process while the client produced the body, it is
@@ -92,7 +91,7 @@ public struct NetKitClientTransport: ClientTransport {
             if body.iterationBehavior == .multiple, case .known(let length) = body.length, length <= replayableBodyLimit
             {
                 outgoing.body = UploadSource(data: try await Data(collecting: body, upTo: Int(length)))
-            } else if executor.transport.readsRequestBodiesOnOwnThreads {
+            } else if executor.transport is any ReadsRequestBodiesOnOwnThreads {
                 outgoing.body = Self.streamed(body, declaredLength: HeadConversion.declaredLength(of: request))
             } else {
                 gathered = try await GatheredBody.gather(

@@ -25,7 +25,7 @@ enum TransportKind: String, CaseIterable, CustomTestStringConvertible {
     /// Whether the transport reads request bodies on threads of its own (so NetOpenAPI streams them).
     var readsBodiesOnOwnThreads: Bool {
         switch self {
-        case .urlSession: URLSessionTransport().readsRequestBodiesOnOwnThreads
+        case .urlSession: (URLSessionTransport() as any HTTPTransport) is any ReadsRequestBodiesOnOwnThreads
         #if AsyncHTTPClient
         case .asyncHTTPClient: true
         #endif

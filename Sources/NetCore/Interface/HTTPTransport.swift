@@ -19,17 +19,4 @@
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns once the response head is known.
     func send(_ request: TransportRequest) async throws -> TransportResponse
-
-    /// Whether the transport reads a request body's streams on threads of their own, where a read may wait for
-    /// bytes that are still being produced without stalling any other transfer (AsyncHTTPClientTransport reads
-    /// them on NIO's blocking-I/O pool). `false` by default, and for URLSession, whose reads run on one work queue
-    /// that every session of the process shares on Linux: a bridge that produces a body while the request is sent
-    /// (NetOpenAPI's transport) then gathers it before sending, in memory up to a bound and in a temporary file
-    /// beyond it.
-    var readsRequestBodiesOnOwnThreads: Bool { get }
-}
-
-extension HTTPTransport {
-    /// `false`: a read of a request body's stream must not wait for bytes still being produced.
-    public var readsRequestBodiesOnOwnThreads: Bool { false }
 }
