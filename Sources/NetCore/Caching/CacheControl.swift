@@ -69,7 +69,7 @@ package struct CacheControl: Sendable, Equatable {
     }
 
     /// `1*DIGIT`, capped at ``maximumDelta``; `nil` for anything else (a sign, a fraction, a space inside).
-    static func deltaSeconds(_ text: Substring) -> Int? {
+    package static func deltaSeconds(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             return nil
         }

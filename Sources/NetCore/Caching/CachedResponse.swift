@@ -149,7 +149,7 @@ package struct CachedResponse: Sendable {
     }
 
     /// The lowercased field names every `Vary` of `fields` lists, in order without repeats; `nil` for `*`.
-    static func varyNames(_ fields: HTTPHeaderFields) -> [String]? {
+    package static func varyNames(_ fields: HTTPHeaderFields) -> [String]? {
         var names: [String] = []
         for value in fields.values(for: "Vary") {
             for name in value.split(separator: ",") {
