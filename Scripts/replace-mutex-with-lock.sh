@@ -3,7 +3,8 @@
 # which the thread sanitizer can see (`make tsan`). Mechanical and re-runnable: in every Swift file under Sources/ and
 # Tests/ that imports Synchronization and names `Mutex`, the word `Mutex` becomes `Lock` and the import becomes
 # `import NetKitLock` (kept beside it when the file still uses `Atomic`). Files already moved are left as they are.
-# Examples/, Benchmarks/ and Fuzz/ are packages of their own that cannot reach a `package` type: not touched. Then it
+# Examples/, Benchmarks/ and Fuzz/ are packages of their own that cannot reach a `package` type: not touched, nor
+# Sources/netkit-bench/BoundsChild, which Benchmarks/Transports compiles too. Then it
 # names every target whose files import NetKitLock but whose Package.swift entry does not depend on it (add it by hand).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ while IFS= read -r -d '' file; do
         sed -i 's/^import Synchronization$/import NetKitLock/' "$file"
     fi
     changed=$((changed + 1))
-done < <(find Sources Tests -name '*.swift' -not -path 'Sources/NetKitLock/*' -print0)
+done < <(find Sources Tests -name '*.swift' -not -path 'Sources/NetKitLock/*' -not -path 'Sources/netkit-bench/BoundsChild/*' -print0)
 echo "== moved $changed files from Mutex to Lock"
 
 missing=0

@@ -35,6 +35,12 @@ struct Socket: Sendable, Hashable {
     ///
     /// Only the loopback address is ever bound, so a test run never exposes anything to the network.
     static func listenOnLoopback(backlog: Int32 = 128) throws(LoopbackServerError) -> (socket: Socket, port: Int) {
+        try bindOnLoopback(listening: backlog)
+    }
+
+    /// Creates a TCP socket bound to 127.0.0.1 on a port the kernel picks, listening with `backlog` unless it is
+    /// `nil`: a socket bound and not listening refuses every connection and keeps its port from any other socket.
+    static func bindOnLoopback(listening backlog: Int32?) throws(LoopbackServerError) -> (socket: Socket, port: Int) {
         #if canImport(Glibc)
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
@@ -64,7 +70,7 @@ struct Socket: Sendable, Hashable {
             }
         }
         guard bound == 0 else { throw failure("bind") }
-        guard listen(fd, backlog) == 0 else { throw failure("listen") }
+        if let backlog, listen(fd, backlog) != 0 { throw failure("listen") }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &actual) { pointer in

@@ -175,7 +175,7 @@ final class BodyPump: Sendable {
 
     private func run(_ body: HTTPClientResponse.Body) async {
         var iterator = body.makeAsyncIterator()
-        let wait = DeadlineWait()
+        let wait = BodyRead.waiter(for: idleTimeout)
         var received: Int64 = 0
         do {
             // Each round takes a buffer or ends; AsyncHTTPClient yields empty buffers rarely, if ever.

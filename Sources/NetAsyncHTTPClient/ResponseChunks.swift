@@ -83,7 +83,7 @@ enum WholeBody {
         var iterator = body.makeAsyncIterator()
         var collected: ByteBuffer?
         var received: Int64 = 0
-        let wait = DeadlineWait()
+        let wait = BodyRead.waiter(for: idleTimeout)
         while var buffer = try await BodyRead.next(&iterator, within: idleTimeout, using: wait) {
             guard buffer.readableBytes > 0 else { continue }
             received += Int64(buffer.readableBytes)
@@ -116,11 +116,19 @@ enum BodyRead {
     /// ``TransportError/Kind/timedOut``.
     struct IdleTimeout: Error {}
 
-    /// The next buffer, waited for with `wait` (the body's one timer) for at most `idleTimeout`.
+    /// The waiter a body's reads share: `nil` without an idle timeout, when nothing needs timing.
+    static func waiter(for idleTimeout: Duration?) -> DeadlineWait? {
+        guard let idleTimeout, idleTimeout > .zero else { return nil }
+        return DeadlineWait()
+    }
+
+    /// The next buffer, waited for with `wait` (the body's one timer, from ``waiter(for:)``) for at most
+    /// `idleTimeout`.
     static func next(
-        _ iterator: inout HTTPClientResponse.Body.AsyncIterator, within idleTimeout: Duration?, using wait: DeadlineWait
+        _ iterator: inout HTTPClientResponse.Body.AsyncIterator, within idleTimeout: Duration?,
+        using wait: DeadlineWait?
     ) async throws -> ByteBuffer? {
-        guard let idleTimeout, idleTimeout > .zero else { return try await iterator.next() }
+        guard let idleTimeout, idleTimeout > .zero, let wait else { return try await iterator.next() }
         do {
             return try await wait.next(&iterator, until: .now + idleTimeout)
         } catch is DeadlineWait.Expired {

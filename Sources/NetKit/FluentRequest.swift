@@ -63,7 +63,7 @@ public struct FluentRequest: Sendable {
     }
 
     /// The longest the whole request may take, all attempts and retry waits included; then it fails with
-    /// `URLError(.timedOut)`. Unless set, the manager's ``NetworkManager/requestTimeout``.
+    /// `URLError(.timedOut)`. Unless set, the manager's ``NetworkManager/defaultTimeout``.
     public func timeout(_ timeout: Duration) -> FluentRequest {
         changed { $0.timeout = timeout }
     }

@@ -246,9 +246,16 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
 
     /// The largest successful body `send` reads into memory; a longer one fails with
     /// ``NetworkError/responseTooLarge(limitBytes:)``. 64 MiB by default.
-    public var responseSizeLimit: Int {
+    public var responseLimit: Int {
         get { settings.withLock { $0.engine.responseLimit } }
         set { settings.withLock { $0.engine.responseLimit = max(0, newValue) } }
+    }
+
+    /// The former name of ``responseLimit``, the engine's name for the same setting.
+    @available(*, deprecated, renamed: "responseLimit")
+    public var responseSizeLimit: Int {
+        get { responseLimit }
+        set { responseLimit = newValue }
     }
 
     /// The most bytes of an error body kept for `errorDecoder` and ``HTTPError``; a longer body is cut there and
@@ -260,9 +267,16 @@ public final class NetworkManager: NetworkManaging, NetworkStreaming, Sendable {
 
     /// The longest a request that names no `timeout` of its own may take, all attempts, retry waits and token
     /// refresh included; it then fails with `URLError(.timedOut)`. `nil` (the default): no such limit.
-    public var requestTimeout: Duration? {
+    public var defaultTimeout: Duration? {
         get { settings.withLock { $0.engine.defaultTimeout } }
         set { settings.withLock { $0.engine.defaultTimeout = newValue } }
+    }
+
+    /// The former name of ``defaultTimeout``, the engine's name for the same setting.
+    @available(*, deprecated, renamed: "defaultTimeout")
+    public var requestTimeout: Duration? {
+        get { defaultTimeout }
+        set { defaultTimeout = newValue }
     }
 
     /// Answers and revalidates the GET requests of `send` from memory (RFC 9111), the same on every transport; a

@@ -83,10 +83,10 @@ struct TransportErrorTranslationTests {
 
     @Test("a refused connection, as SwiftNIO reports it after trying each address, is cannotConnect")
     func refusedConnection() async throws {
-        let server = try LoopbackServer { _ in .text("") }
-        let port = server.port
-        server.stop()
+        let closed = try LoopbackClosedPort()
+        let port = closed.port
         let error = try await connectionError { bootstrap in bootstrap.connect(host: "127.0.0.1", port: port) }
+        withExtendedLifetime(closed) {}
         #expect(error is NIOConnectionError)
         #expect(kind(error) == .cannotConnect)
     }

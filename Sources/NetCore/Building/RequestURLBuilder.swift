@@ -100,16 +100,24 @@ package enum RequestURLBuilder {
     /// - Throws: ``NetworkError/invalidPath(path:rule:)`` naming the path and the rule it breaks (EKNetwork's
     ///   `NetworkManager` shows it as ``NetworkError/invalidURL``).
     package static func validate(path: String) throws(NetworkError) {
+        // Only a `..` or a percent-encoding can traverse: a path with neither (`/users/1.json`) skips the segment
+        // check, which every request would otherwise pay.
         var mayTraverse = false
+        var afterDot = false
         var colon: String.UTF8View.Index?
         for index in path.utf8.indices {
             let rule: NetworkError.PathRule
-            switch path.utf8[index] {
+            let byte = path.utf8[index]
+            defer { afterDot = byte == UInt8(ascii: ".") }
+            switch byte {
             case 0..<0x20, 0x7F: rule = .controlCharacter
             case UInt8(ascii: "?"): rule = .query
             case UInt8(ascii: "#"): rule = .fragment
             case UInt8(ascii: "\\"): rule = .backslash
-            case UInt8(ascii: "."), UInt8(ascii: "%"):
+            case UInt8(ascii: "."):
+                mayTraverse = mayTraverse || afterDot
+                continue
+            case UInt8(ascii: "%"):
                 mayTraverse = true
                 continue
             case UInt8(ascii: ":"):

@@ -77,6 +77,7 @@ extension RequestExecutor {
     /// bounded by its limit.
     private func delivered(_ exchange: Exchange, plan: RoadPlan, state: RequestState) -> TransportResponse {
         var response = exchange.response
+        if case .collect = plan.body { return response }
         let timeouts = BodyTimeouts(
             deadline: plan.timeout.map { state.start + $0 }, idle: exchange.request.idleTimeout,
             host: exchange.request.head.host)

@@ -82,12 +82,13 @@ public struct HTTPRequestHead: Sendable, Hashable {
 
     /// The host of an authority: `api.example.com:8443` → `api.example.com`, `[::1]:80` → `::1`.
     package static func host(ofAuthority authority: String) -> String {
-        var host = Substring(authority)
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
-            return String(host[host.index(after: host.startIndex)..<close])
+        // Bytes, not characters: ASCII delimiters, and no grapheme breaking on a road every request takes.
+        let bytes = authority.utf8
+        if bytes.first == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]")) {
+            return String(authority[bytes.index(after: bytes.startIndex)..<close])
         }
-        if let colon = host.lastIndex(of: ":") { host = host[..<colon] }
-        return String(host)
+        guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return authority }
+        return String(authority[..<colon])
     }
 
     /// The port the authority names, if it names one.

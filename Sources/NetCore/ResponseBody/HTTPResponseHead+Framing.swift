@@ -10,22 +10,56 @@ extension HTTPResponseHead {
     ///
     /// RFC 9112 §6.3 makes such a message an unrecoverable error: a client that picks one length reads a body
     /// another reader would frame differently (the root of response smuggling). libcurl reads the last value.
+    ///
+    /// Every response passes through here, so the values are compared as bytes, without Foundation, and the list is
+    /// built only for a head that conflicts: a sound head costs one pass over its fields and no allocation.
     var conflictingContentLengths: [String]? {
-        guard !headerFields.contains("Transfer-Encoding") else { return nil }
-        let values = headerFields.values(for: "Content-Length")
-            .flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        guard Set(values).count > 1 else { return nil }
+        var first: Substring?
+        var conflicting = false
+        forEachContentLength { value in
+            if let first {
+                conflicting = conflicting || !first.utf8.elementsEqual(value.utf8)
+            } else {
+                first = value
+            }
+        }
+        guard conflicting, !headerFields.contains("Transfer-Encoding") else { return nil }
+        var values: [String] = []
+        forEachContentLength { values.append(String($0)) }
         return values
     }
 
-    /// Throws when the head's framing is unsound (``conflictingContentLengths``).
+    /// Calls `body` with every `Content-Length` value, fields and list elements alike, each without the spaces and
+    /// tabs (RFC 9110's OWS) around it; empty elements (`5,,5`) left out.
+    private func forEachContentLength(_ body: (Substring) -> Void) {
+        for field in headerFields where HeaderValidation.namesMatch(field.name, "Content-Length") {
+            var rest = Substring(field.value)
+            while !rest.isEmpty {
+                let comma = rest.utf8.firstIndex(of: UInt8(ascii: ",")) ?? rest.endIndex
+                let element = rest[..<comma]
+                rest = comma == rest.endIndex ? rest[comma...] : rest[rest.utf8.index(after: comma)...]
+                if !element.isEmpty { body(Self.trimmingSpaces(element)) }
+            }
+        }
+    }
+
+    /// `value` without the spaces and tabs around it.
+    private static func trimmingSpaces(_ value: Substring) -> Substring {
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let start = value.utf8.firstIndex(where: { !isSpace($0) }),
+            let last = value.utf8.lastIndex(where: { !isSpace($0) })
+        else { return value[value.endIndex...] }
+        return value[start...last]
+    }
+
+    /// Throws when the head's framing is unsound (``conflictingContentLengths``); `host()` names the host in the
+    /// error, and is asked only then.
     /// - Throws: ``TransportError`` of kind ``TransportError/Kind/badResponse`` naming the values.
-    func checkFraming(host: String?) throws(TransportError) {
+    func checkFraming(host: @autoclosure () -> String?) throws(TransportError) {
         guard let values = conflictingContentLengths else { return }
         let shown = values.prefix(4).map { HeaderValidation.printable(String($0.prefix(20))) }.joined(separator: ", ")
         throw TransportError(
-            .badResponse, host: host,
+            .badResponse, host: host(),
             detail: "the response declared conflicting Content-Length values (\(shown)), so its body cannot be "
                 + "framed safely (RFC 9112 §6.3)")
     }

@@ -16,7 +16,7 @@ import Synchronization
 /// extension of its own: `BoundsChild.transports`.
 ///
 /// - `idle`: one small request (the memory and CPU reference);
-/// - `send`: `NetworkManager.send` of the body as `Data` (the whole-body road, `responseSizeLimit` 64 MiB);
+/// - `send`: `NetworkManager.send` of the body as `Data` (the whole-body road, `responseLimit` 64 MiB);
 /// - `stream`: `stream()`, every chunk read as it comes;
 /// - `paused`: `stream()`, the first chunk read, then nothing until the transport has taken in all it will (its
 ///   spill and resident memory unchanged for 1 s), then the rest;

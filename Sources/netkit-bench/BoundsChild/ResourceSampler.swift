@@ -1,5 +1,7 @@
 import Foundation
-import NetKitLock
+// Synchronization's Mutex, not NetKit's Lock: this folder is also compiled by Benchmarks/Transports, a package of
+// its own that cannot reach a `package` module.
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +19,7 @@ final class ResourceSampler: Sendable {
         var stopped = false
     }
 
-    private let state = Lock(State())
+    private let state = Mutex(State())
     static let interval = Duration.milliseconds(20)
 
     init() {

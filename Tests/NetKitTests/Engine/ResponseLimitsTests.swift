@@ -35,9 +35,9 @@ struct ResponseLimitsTests {
             .json(#"{"message":"0123456789"}"#, status: 400),
         ])
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
-        #expect(manager.responseSizeLimit == 64 << 20)
+        #expect(manager.responseLimit == 64 << 20)
         #expect(manager.errorPayloadLimit == 1 << 20)
-        manager.responseSizeLimit = 30
+        manager.responseLimit = 30
         manager.errorPayloadLimit = 5
         await #expect(throws: NetworkError.responseTooLarge(limitBytes: 30)) {
             try await manager.send(GetUser(), accessToken: nil)
@@ -60,7 +60,7 @@ struct ResponseLimitsTests {
         #expect(response.value(forHeader: "content-length") == "\(1 << 42)")
     }
 
-    @Test("a 2xx declaring a Content-Length beyond responseSizeLimit fails at its head, before a byte of it is read")
+    @Test("a 2xx declaring a Content-Length beyond responseLimit fails at its head, before a byte of it is read")
     func declaredBeyondLimit() async throws {
         // A body that never ends: only refusing at the head lets the request end.
         struct Trickling: HTTPTransport {

@@ -29,11 +29,11 @@ struct ManagerSettingsReachEngineTests {
         networkVersion: "1")
 
     static let rows: [Row] = [
-        Row(name: "responseSizeLimit → responseLimit", change: { $0.responseSizeLimit = 1234 }) {
+        Row(name: "responseLimit", change: { $0.responseLimit = 1234 }) {
             $0.responseLimit == 1234
         },
         Row(name: "errorPayloadLimit", change: { $0.errorPayloadLimit = 99 }) { $0.errorPayloadLimit == 99 },
-        Row(name: "requestTimeout → defaultTimeout", change: { $0.requestTimeout = .seconds(7) }) {
+        Row(name: "defaultTimeout", change: { $0.defaultTimeout = .seconds(7) }) {
             $0.defaultTimeout == .seconds(7)
         },
         Row(name: "responseCache", change: { $0.responseCache = cache }) { $0.responseCache === cache },
@@ -94,6 +94,16 @@ struct ManagerSettingsReachEngineTests {
             #expect(engine.configuration.line === manager.requestLine, "the manager's line stays")
         }
         #expect(row.reached(manager.configuration.engine.withLogging(manager.logging)), "configuration reads it back")
+    }
+
+    @available(*, deprecated, message: "tests the deprecated names")
+    @Test("the former names responseSizeLimit and requestTimeout read and write the engine's settings")
+    func formerNamesForward() {
+        let manager = NetworkManager(baseURL: stubBase, transport: StubTransport { _, _ in .status(204) })
+        manager.responseSizeLimit = 4321
+        manager.requestTimeout = .seconds(9)
+        #expect(manager.responseLimit == 4321 && manager.responseSizeLimit == 4321)
+        #expect(manager.defaultTimeout == .seconds(9) && manager.requestTimeout == .seconds(9))
     }
 
     @Test("a manager built from its configuration has the same engine settings", arguments: rows)

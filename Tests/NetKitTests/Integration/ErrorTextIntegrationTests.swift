@@ -16,17 +16,19 @@ struct ErrorTextIntegrationTests {
         var queryParameters: [String: String]? { ["token": "QRS"] }
     }
 
-    /// A base URL on a port nothing listens on, with a secret in its query.
-    func closedBase() throws -> URL {
-        try #require(URL(string: "http://127.0.0.1:\(try closedPort())/secret?api_key=XYZ"))
+    /// A port on 127.0.0.1 that refuses connections while the test runs (each test gets its own instance).
+    let closed: LoopbackClosedPort
+
+    init() throws {
+        closed = try LoopbackClosedPort()
     }
 
-    /// A port on 127.0.0.1 that a server held a moment ago and nothing listens on now.
-    func closedPort() throws -> Int {
-        let server = try LoopbackServer { _ in .text("") }
-        defer { server.stop() }
-        return server.port
+    /// A base URL on a port nothing listens on, with a secret in its query.
+    func closedBase() throws -> URL {
+        try #require(URL(string: "http://127.0.0.1:\(closedPort())/secret?api_key=XYZ"))
     }
+
+    func closedPort() -> Int { closed.port }
 
     func expectNoSecret(_ error: any Error) {
         for text in ["\(error)", String(reflecting: error), error.localizedDescription] {
@@ -54,7 +56,7 @@ struct ErrorTextIntegrationTests {
 
     @Test("a refused connection says where and what to check, on send and on stream, with the URLError beneath")
     func refusedSaysWhereAndWhat() async throws {
-        let port = try closedPort()
+        let port = closedPort()
         let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
         let executor = RequestExecutor(transport: URLSessionTransport(configuration: .ephemeral))
         let sent = try await #require(throws: TransportError.self) { try await executor.send(Secret(), baseURL: base) }

@@ -21,15 +21,15 @@ struct RefusedConnectionSecretsTests {
 
     @Test("NetworkManager and RequestExecutor: no query value, path or key in any printing of the error")
     func refused() async throws {
-        let server = try LoopbackServer { _ in .text("") }
-        let base = server.baseURL
-        server.stop()
+        let closed = try LoopbackClosedPort()
+        let base = closed.baseURL
         let manager = NetworkManager(baseURL: base, transport: URLSessionTransport())
         var errors: [any Error] = []
         do { _ = try await manager.send(Secret(), accessToken: nil) } catch { errors.append(error) }
         do {
             _ = try await RequestExecutor(transport: URLSessionTransport()).send(Secret(), baseURL: base)
         } catch { errors.append(error) }
+        withExtendedLifetime(closed) {}
         #expect(errors.count == 2)
         for text in errors.flatMap(printed) {
             #expect(!text.contains("SECRET-KEY-123") && !text.contains("api_key"), "\(text)")

@@ -51,12 +51,12 @@ struct WholeRequestTimeoutTests {
     func managerDefault() async throws {
         let stub = StubTransport { _, _ in StubTransport.Reply.status(204).delayed(by: .seconds(600)) }
         let manager = NetworkManager(baseURL: stubBase, transport: stub)
-        manager.requestTimeout = .milliseconds(50)
+        manager.defaultTimeout = .milliseconds(50)
         let error = await #expect(throws: URLError.self) { try await manager.send(Patient(), accessToken: nil) }
         #expect(error?.code == .timedOut)
         let quick = StubTransport(replies: [StubTransport.Reply.status(204).delayed(by: .milliseconds(100))])
         let lenient = NetworkManager(baseURL: stubBase, transport: quick)
-        lenient.requestTimeout = .milliseconds(10)
+        lenient.defaultTimeout = .milliseconds(10)
         _ = try await lenient.send(Patient(timeout: .seconds(30)), accessToken: nil)
     }
 

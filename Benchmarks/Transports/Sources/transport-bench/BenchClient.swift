@@ -85,7 +85,7 @@ struct NetKitClient: BenchClient {
     init(name: String, baseURL: URL, transport: any HTTPTransport) {
         self.name = name
         manager = NetworkManager(baseURL: baseURL, transport: transport)
-        manager.responseSizeLimit = downloadLimit
+        manager.responseLimit = downloadLimit
     }
 
     func small() async throws {
