@@ -1,5 +1,5 @@
 /// NetKit's version, as sent in the User-Agent.
 public enum NetKitVersion {
     /// The current version.
-    public static let current = "0.1.0"
+    public static let current = "0.2.0"
 }
