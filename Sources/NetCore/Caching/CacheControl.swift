@@ -1,8 +1,8 @@
 /// The `Cache-Control` directives of a request or a response (RFC 9111 §5.2), as the cache reads them.
 ///
 /// Directive names are case-insensitive; a value may be a token or a quoted string (`no-cache="Set-Cookie"`),
-/// whose commas do not split it. Directives the cache does not act on (`s-maxage`: NetKit's cache is private,
-/// `public`, `immutable`, extensions) are skipped. A `max-age` that is repeated or not a number makes the response
+/// whose commas do not split it. Directives the cache does not act on (`s-maxage` and `proxy-revalidate`: NetKit's
+/// cache is private; extensions it does not know) are skipped. A `max-age` that is repeated or not a number makes the response
 /// stale (§4.2.1); a number past 2^31 counts as 2^31 (§1.2.2).
 package struct CacheControl: Sendable, Equatable {
     /// `no-store`: nothing of the exchange may be stored.
@@ -21,6 +21,19 @@ package struct CacheControl: Sendable, Equatable {
     package var minFresh: Int?
     /// `only-if-cached` (request): answer from the cache or with 504, never from the network.
     package var onlyIfCached = false
+    /// `public`: any cache may store it, whatever its status, and give it a heuristic lifetime (§5.2.2.9).
+    package var isPublic = false
+    /// `must-understand`: store it only when its status code's caching rules are understood, and then despite
+    /// `no-store` (§5.2.2.3).
+    package var mustUnderstand = false
+    /// `immutable` (RFC 8246): while fresh, the response does not change; a reload need not validate it.
+    package var immutable = false
+    /// `stale-while-revalidate` (RFC 5861 §3): seconds past its freshness during which it may answer at once while
+    /// a validation runs in the background.
+    package var staleWhileRevalidate: Int?
+    /// `stale-if-error` (RFC 5861 §4, response or request): seconds past its freshness during which it may answer
+    /// when the server fails (a 500, 502, 503 or 504, or no connection).
+    package var staleIfError: Int?
 
     /// The largest delta-seconds the cache counts (RFC 9111 §1.2.2).
     package static let maximumDelta = 2_147_483_648
@@ -54,6 +67,13 @@ package struct CacheControl: Sendable, Equatable {
             case "must-revalidate": mustRevalidate = true
             case "private": isPrivate = true
             case "only-if-cached": onlyIfCached = true
+            case "public": isPublic = true
+            case "must-understand": mustUnderstand = true
+            case "immutable": immutable = true
+            case "stale-while-revalidate":
+                staleWhileRevalidate = argument.flatMap(Self.deltaSeconds) ?? 0
+            case "stale-if-error":
+                staleIfError = argument.flatMap(Self.deltaSeconds) ?? 0
             case "max-age":
                 // A second max-age, or one that is not delta-seconds, leaves the response stale.
                 maxAge = maxAgeSeen ? 0 : (argument.flatMap(Self.deltaSeconds) ?? 0)

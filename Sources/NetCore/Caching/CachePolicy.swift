@@ -11,6 +11,8 @@ package enum CachePolicy {
     package enum Use: Sendable, Equatable {
         /// Hand it out without asking the server; it is this old, in seconds.
         case serve(age: Double)
+        /// Hand it out at once although stale, and validate it in the background (`stale-while-revalidate`).
+        case serveWhileRevalidating(age: Double)
         /// Ask the server first (conditionally, when the response has a validator).
         case validate
     }
@@ -60,19 +62,39 @@ package enum CachePolicy {
     /// Whether `stored` may be handed out at `now` for a request with `request`'s directives (§4.2, §5.2.1):
     /// fresh, young enough for `max-age`, fresh enough for `min-fresh`, or stale within `max-stale` when the
     /// response allows that (no `must-revalidate`); never without validation when either side says `no-cache`.
+    ///
+    /// A fresh `immutable` response (RFC 8246) ignores the request's `max-age` (a reload); a stale one within its
+    /// `stale-while-revalidate` window answers at once while it is validated in the background (RFC 5861 §3).
     package static func use(_ stored: CachedResponse, request: CacheControl, at now: Date) -> Use {
         let response = CacheControl(stored.head.headerFields)
         if response.noCache || request.noCache { return .validate }
         let age = stored.freshness.age(at: now)
         let remaining = stored.freshness.remaining(at: now)
-        if let maxAge = request.maxAge, age > Double(maxAge) { return .validate }
+        let reloadsImmutable = response.immutable && remaining > 0
+        if let maxAge = request.maxAge, age > Double(maxAge), !reloadsImmutable { return .validate }
         if let minFresh = request.minFresh, remaining < Double(minFresh) { return .validate }
         if remaining > 0 { return .serve(age: age) }
-        if !response.mustRevalidate, let maxStale = request.maxStale, -remaining <= Double(maxStale) {
-            return .serve(age: age)
+        if response.mustRevalidate { return .validate }
+        if let maxStale = request.maxStale, -remaining <= Double(maxStale) { return .serve(age: age) }
+        if let window = response.staleWhileRevalidate, -remaining <= Double(window) {
+            return .serveWhileRevalidating(age: age)
         }
         return .validate
     }
+
+    /// Whether `stored` may answer in place of a failure at `now` (RFC 5861 §4): the server answered 500, 502, 503
+    /// or 504 or could not be reached, and the response or the request allows it with `stale-if-error` for this
+    /// long past its freshness; never a response that says `must-revalidate` or `no-cache`.
+    package static func servesOnError(_ stored: CachedResponse, request: CacheControl, at now: Date) -> Bool {
+        let response = CacheControl(stored.head.headerFields)
+        guard !response.mustRevalidate, !response.noCache,
+            let window = request.staleIfError ?? response.staleIfError
+        else { return false }
+        return -stored.freshness.remaining(at: now) <= Double(window)
+    }
+
+    /// The statuses `stale-if-error` counts as errors of the server (RFC 5861 §4).
+    package static func isServerError(_ status: Int) -> Bool { [500, 502, 503, 504].contains(status) }
 
     /// `request` made conditional on `stored` (§4.3.1): `If-None-Match` with its entity tag, `If-Modified-Since`
     /// with its `Last-Modified` date; `nil` when the response has neither (it can only be fetched again).
@@ -103,13 +125,17 @@ package enum CachePolicy {
         return tag.hasPrefix("W/") ? tag.dropFirst(2) : tag
     }
 
-    /// Statuses whose responses the cache stores: the successes `send` reads whole and a later request may be
-    /// answered with (§3 allows more; these are the ones the engine reads whole and serves again).
-    private static let storableStatuses: Set<Int> = [200, 203, 204]
+    /// Statuses whose caching rules the cache knows, for `must-understand` (§5.2.2.3): the heuristically
+    /// cacheable ones and the other final statuses of RFC 9110 whose meaning does not depend on the request.
+    private static let understoodStatuses: Set<Int> = CacheFreshness.heuristicallyCacheableStatuses.union([
+        302, 303, 307,
+    ])
 
-    /// Whether a response may be stored and is worth storing (§3): a complete 200, 203 or 204 to a request whose
-    /// `Cache-Control` lacks `no-store`, itself without `no-store`, without `Vary: *`, and either fresh for a
-    /// while or able to be validated. `private` does not stop it: NetKit's cache is private.
+    /// Whether a response may be stored and is worth storing (§3): complete, final (not 1xx, not a 206 or 304 that
+    /// only completes another response), to a request whose `Cache-Control` lacks `no-store`, itself without
+    /// `no-store` (unless `must-understand` with a status the cache understands) and without `Vary: *`; with
+    /// explicit freshness, `public` or `private`, or a heuristically cacheable status; and either fresh for a while
+    /// or able to be validated. `private` does not stop it: NetKit's cache is private.
     package static func stores(
         _ head: HTTPResponseHead,
         isComplete: Bool,
@@ -117,13 +143,25 @@ package enum CachePolicy {
         requestTime: Date,
         responseTime: Date
     ) -> Bool {
-        guard isComplete, storableStatuses.contains(head.statusCode), !request.noStore else { return false }
+        let status = head.statusCode
+        guard isComplete, (200..<600).contains(status), status != 206, status != 304, !request.noStore else {
+            return false
+        }
         let fields = head.headerFields
         let control = CacheControl(fields)
-        guard !control.noStore, CachedResponse.varyNames(fields) != nil else { return false }
+        if control.mustUnderstand {
+            guard understoodStatuses.contains(status) else { return false }
+        } else if control.noStore {
+            return false
+        }
+        guard CachedResponse.varyNames(fields) != nil else { return false }
+        let freshness = CacheFreshness(head: head, requestTime: requestTime, responseTime: responseTime)
+        guard
+            freshness.isExplicit || control.isPublic || control.isPrivate
+                || CacheFreshness.heuristicallyCacheableStatuses.contains(status)
+        else { return false }
         if fields.contains("ETag") || fields.contains("Last-Modified") { return true }
         // Without a validator, a response that must be validated before each use could never be used.
-        return !control.noCache
-            && CacheFreshness(head: head, requestTime: requestTime, responseTime: responseTime).lifetime > 0
+        return !control.noCache && freshness.lifetime > 0
     }
 }

@@ -50,6 +50,8 @@ public final class ResponseCache: Sendable {
     /// The most bytes of stored bodies and header fields kept; the least recently used entries go first.
     public let maximumBytes: Int
     private let entries: Lock<CacheStore>
+    /// The stored responses being validated in the background now (`stale-while-revalidate`): one at a time each.
+    private let revalidating = Lock(Set<CacheKey>())
     /// The wall-clock time: `Date` and `Expires` are wall-clock dates (a test passes a clock it moves itself).
     private let clock: @Sendable () -> Date
 
@@ -101,6 +103,16 @@ public final class ResponseCache: Sendable {
     /// Removes every stored `GET` response of `request`'s target, whoever asked for it (every partition).
     package func invalidate(_ request: HTTPRequestHead) {
         entries.withLock { $0.removeResponses(for: CacheKey(request, method: .get)) }
+    }
+
+    /// Marks `key`'s stored response as being validated in the background; `false` when it already is.
+    package func beginRevalidation(_ key: CacheKey) -> Bool {
+        revalidating.withLock { $0.insert(key).inserted }
+    }
+
+    /// Ends the background validation ``beginRevalidation(_:)`` began.
+    package func endRevalidation(_ key: CacheKey) {
+        revalidating.withLock { _ = $0.remove(key) }
     }
 
     /// The stored responses from the most to the least recently used (for tests).

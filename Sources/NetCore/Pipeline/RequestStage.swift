@@ -65,6 +65,11 @@ package struct Road: Sendable {
         try await run(request, from: .deadline)
     }
 
+    /// The road inside the cache stage: what a validation the cache sends takes, in the background too.
+    nonisolated(nonsending) package func runInsideCache(_ request: TransportRequest) async throws -> Exchange {
+        try await run(request, from: .coalesce)
+    }
+
     /// The road from `step` on.
     nonisolated(nonsending) private func run(_ request: TransportRequest, from step: Step) async throws -> Exchange {
         switch step {
@@ -109,7 +114,7 @@ package struct Road: Sendable {
             if let cookies { return try await cookies.run(request) { try await self.run($0, from: .cache) } }
             fallthrough
         case .cache:
-            if let cache { return try await cache.run(request) { try await self.run($0, from: .coalesce) } }
+            if let cache { return try await cache.run(request, road: self) }
             fallthrough
         case .coalesce:
             if let coalesce { return try await coalesce.run(request) { try await self.run($0, from: .body) } }

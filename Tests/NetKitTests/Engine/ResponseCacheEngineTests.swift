@@ -207,4 +207,64 @@ struct ResponseCacheEngineTests {
         await #expect(throws: HTTPError.self) { try await manager.send(GetItem()) }
         #expect(manager.responseCache?.count == 1)
     }
+
+    @Test(
+        "RFC 5861 §3: within stale-while-revalidate the stale response answers at once; one validation runs behind it",
+        .timeLimit(.minutes(1)))
+    func staleWhileRevalidate() async throws {
+        let now = Now()
+        let gate = StubGate()
+        let stub = StubTransport()
+        stub.stub(
+            .header("If-None-Match", #""v1""#),
+            reply: .status(304, headers: ["ETag": #""v1""#, "Cache-Control": "max-age=60"]).held(by: gate))
+        stub.stub(
+            reply: .json(
+                Self.itemJSON, headers: ["ETag": #""v1""#, "Cache-Control": "max-age=1, stale-while-revalidate=60"]))
+        let manager = Self.manager(stub, now: now)
+        _ = try await manager.send(GetItem())
+        now.advance(10)
+        // The validation is held at the gate: the answers below cannot have waited for it.
+        #expect(try await manager.send(GetItem()) == Item(id: 1, name: "ann"))
+        #expect(try await manager.send(GetItem()) == Item(id: 1, name: "ann"))
+        await gate.waitForArrivals(1)
+        #expect(Self.conditional(stub) == [nil, #""v1""#], "one validation, not one per answer")
+        gate.open()
+        now.advance(100)
+        #expect(try await manager.send(GetItem()) == Item(id: 1, name: "ann"), "past the window: validated first")
+        #expect(Self.conditional(stub) == [nil, #""v1""#, #""v1""#])
+    }
+
+    @Test("RFC 5861 §4: stale-if-error answers with the stale response in place of a 503 or no connection")
+    func staleIfError() async throws {
+        let now = Now()
+        let failure = Lock<StubTransport.Reply?>(nil)
+        let stub = StubTransport { _, _ in
+            failure.withLock { $0 }
+                ?? .json(Self.itemJSON, headers: ["Cache-Control": "max-age=1, stale-if-error=60"])
+        }
+        let manager = Self.manager(stub, now: now)
+        _ = try await manager.send(GetItem())
+        now.advance(10)
+        failure.withLock { $0 = .status(503) }
+        #expect(try await manager.send(GetItem()) == Item(id: 1, name: "ann"))
+        failure.withLock { $0 = .failure(TransportError(.cannotConnect, host: "api.test")) }
+        #expect(try await manager.send(GetItem()) == Item(id: 1, name: "ann"))
+        failure.withLock { $0 = .failure(TransportError(.tlsFailure, host: "api.test")) }
+        await #expect(throws: (any Error).self, "a TLS failure is no outage") { try await manager.send(GetItem()) }
+        now.advance(60)
+        failure.withLock { $0 = .status(503) }
+        await #expect(throws: HTTPError.self, "past the window") { try await manager.send(GetItem()) }
+    }
+
+    @Test("RFC 9111 §3: a 404 with explicit freshness is stored and answers again without the network")
+    func storesNotFound() async throws {
+        let stub = StubTransport { _, _ in
+            .json(#"{"error":"gone"}"#, status: 404, headers: ["Cache-Control": "max-age=60"])
+        }
+        let manager = Self.manager(stub)
+        await #expect(throws: HTTPError.self) { try await manager.send(GetItem()) }
+        await #expect(throws: HTTPError.self) { try await manager.send(GetItem()) }
+        #expect(stub.requestCount == 1)
+    }
 }

@@ -14,9 +14,13 @@ import Foundation
 /// response (status, body) with the 304's header fields: the stages outside never see the 304. A response served
 /// without the network is marked ``Exchange/isFromCache``.
 ///
+/// A stale response within its `stale-while-revalidate` window answers at once while one validation per stored
+/// response runs in the background, down the rest of the road; one within its `stale-if-error` window answers in
+/// place of a 500, 502, 503 or 504 or a failure to reach the server.
+///
 /// On the roads that hand the body over unread (`stream`, `forward`) it only invalidates: nothing is answered from
 /// the cache or stored there, since the body is the caller's to read, once.
-package struct CacheStage: RequestStage {
+package struct CacheStage: Sendable {
     package let cache: ResponseCache
     package let state: RequestState
     /// The road's transport, whose identity is part of every partition.
@@ -36,9 +40,10 @@ package struct CacheStage: RequestStage {
         self.stores = stores
     }
 
-    nonisolated(nonsending) package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
+    /// Answers `request` from the cache or sends it down `road`'s stages inside this one.
+    nonisolated(nonsending) package func run(_ request: TransportRequest, road: Road) async throws -> Exchange {
         guard stores, CachePolicy.takesPart(request) else {
-            let exchange = try await next(request)
+            let exchange = try await road.runInsideCache(request)
             if CachePolicy.invalidates(method: request.method, status: exchange.response.statusCode) {
                 for target in CachePolicy.invalidatedTargets(of: request.head, response: exchange.response.head) {
                     cache.invalidate(target)
@@ -51,15 +56,58 @@ package struct CacheStage: RequestStage {
         let stored = cache.response(for: request.head, in: partition)
         if let stored {
             let now = cache.now()
-            if case .serve = CachePolicy.use(stored, request: directives, at: now) {
+            switch CachePolicy.use(stored, request: directives, at: now) {
+            case .serve:
                 return try served(stored, for: request, at: now)
+            case .serveWhileRevalidating:
+                revalidateInBackground(stored, for: request, partition, directives, road: road)
+                return try served(stored, for: request, at: now)
+            case .validate:
+                break
             }
         }
         if directives.onlyIfCached { return unavailable(request) }
-        if let stored, let conditional = CachePolicy.validation(of: request, for: stored) {
-            return try await validate(stored, with: conditional, for: request, partition, directives, next: next)
+        do {
+            let exchange: Exchange
+            if let stored, let conditional = CachePolicy.validation(of: request, for: stored) {
+                exchange = try await validate(
+                    stored, with: conditional, for: request, partition, directives, road: road)
+            } else {
+                exchange = try await fetch(request, partition, directives, road: road)
+            }
+            if let stored, CachePolicy.isServerError(exchange.response.statusCode),
+                CachePolicy.servesOnError(stored, request: directives, at: cache.now())
+            {
+                return try served(stored, for: request, at: cache.now())
+            }
+            return exchange
+        } catch let error as TransportError where error.kind.isTransient && !Task.isCancelled {
+            guard let stored, CachePolicy.servesOnError(stored, request: directives, at: cache.now()) else {
+                throw error
+            }
+            return try served(stored, for: request, at: cache.now())
         }
-        return try await fetch(request, partition, directives, next: next)
+    }
+
+    /// Validates `stored` down the rest of `road` after the caller has been answered, once at a time per stored
+    /// response; the outcome only updates the cache.
+    private func revalidateInBackground(
+        _ stored: CachedResponse,
+        for request: TransportRequest,
+        _ partition: CredentialPartition,
+        _ directives: CacheControl,
+        road: Road
+    ) {
+        let key = CacheKey(request.head)
+        guard cache.beginRevalidation(key) else { return }
+        Task {
+            defer { cache.endRevalidation(key) }
+            if let conditional = CachePolicy.validation(of: request, for: stored) {
+                _ = try? await validate(stored, with: conditional, for: request, partition, directives, road: road)
+            } else {
+                _ = try? await fetch(request, partition, directives, road: road)
+            }
+        }
     }
 
     /// `stored` as the answer, without the network.
@@ -90,10 +138,10 @@ package struct CacheStage: RequestStage {
         for request: TransportRequest,
         _ partition: CredentialPartition,
         _ directives: CacheControl,
-        next: StageNext
+        road: Road
     ) async throws -> Exchange {
         let requestTime = cache.now()
-        let exchange = try await next(conditional)
+        let exchange = try await road.runInsideCache(conditional)
         guard exchange.response.statusCode == 304 else {
             keep(exchange, for: request, partition, directives, requestTime: requestTime)
             return exchange
@@ -101,7 +149,7 @@ package struct CacheStage: RequestStage {
         guard CachePolicy.validates(exchange.response.head, stored) else {
             // The 304 is about another response than the one stored: ask again, unconditionally.
             cache.remove(for: request.head, in: partition)
-            return try await fetch(request, partition, directives, next: next)
+            return try await fetch(request, partition, directives, road: road)
         }
         let responseTime = cache.now()
         let (updated, delivered) = stored.updated(
@@ -125,10 +173,10 @@ package struct CacheStage: RequestStage {
         _ request: TransportRequest,
         _ partition: CredentialPartition,
         _ directives: CacheControl,
-        next: StageNext
+        road: Road
     ) async throws -> Exchange {
         let requestTime = cache.now()
-        let exchange = try await next(request)
+        let exchange = try await road.runInsideCache(request)
         keep(exchange, for: request, partition, directives, requestTime: requestTime)
         return exchange
     }
