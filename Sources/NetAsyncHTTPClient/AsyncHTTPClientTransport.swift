@@ -219,7 +219,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
     }
 
     /// What to do with the response's content codings (see ``CodingRoad``): nothing for a body without one.
-    private func codingRoad(for head: NetCore.HTTPResponseHead, headers: HTTPHeaders, method: NetCore.HTTPMethod)
+    private func codingRoad(for head: NetCore.HTTPResponseHead, headers: HTTPHeaders, method: NetCore.HTTPRequestMethod)
         -> CodingRoad
     {
         let plan = ContentCoding(head: head, method: method)

@@ -25,9 +25,11 @@ enum HeadConversion {
         return url
     }
 
-    /// NIO's method for NetKit's: a switch, where `HTTPMethod(rawValue:)` would compare strings.
-    static func method(_ method: NetCore.HTTPMethod) -> NIOHTTP1.HTTPMethod {
-        switch method {
+    /// NIO's method for NetKit's: a switch for the known ones, where `HTTPMethod(rawValue:)` would compare strings;
+    /// any other token as it is spelled.
+    static func method(_ method: NetCore.HTTPRequestMethod) -> NIOHTTP1.HTTPMethod {
+        guard let known = method.knownMethod else { return .RAW(value: method.rawValue) }
+        return switch known {
         case .get: .GET
         case .post: .POST
         case .put: .PUT

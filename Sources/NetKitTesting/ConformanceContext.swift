@@ -36,7 +36,7 @@ struct ConformanceContext: Sendable {
     /// A request for `url`, its header fields added in order (a name given twice is sent twice).
     func request(
         _ url: URL,
-        method: HTTPMethod = .get,
+        method: HTTPRequestMethod = .get,
         headers: [(name: String, value: String)] = [],
         body: UploadSource? = nil,
         progress: NetworkProgress? = nil

@@ -26,7 +26,7 @@ public struct StubCondition: Sendable, CustomStringConvertible {
     }
 
     /// The request's method is `method`.
-    public static func method(_ method: HTTPMethod) -> StubCondition {
+    public static func method(_ method: HTTPRequestMethod) -> StubCondition {
         StubCondition("method \(method.rawValue)") { $0.method == method }
     }
 

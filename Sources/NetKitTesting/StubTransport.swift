@@ -99,14 +99,14 @@ public final class StubTransport: HTTPTransport {
     /// No stub matched a request, and the stub has no script or closure to fall back on.
     public struct NoMatchingStub: Error, Sendable, Equatable, CustomStringConvertible {
         /// The request's method.
-        public let method: HTTPMethod
+        public let method: HTTPRequestMethod
         /// The request's URL, query values redacted.
         public let url: String
         /// The number of stubs registered when the request arrived.
         public let stubCount: Int
 
         /// Creates the error.
-        public init(method: HTTPMethod, url: String, stubCount: Int) {
+        public init(method: HTTPRequestMethod, url: String, stubCount: Int) {
             self.method = method
             self.url = url
             self.stubCount = stubCount
@@ -128,7 +128,7 @@ public final class StubTransport: HTTPTransport {
         public let hasBody: Bool
 
         /// The method.
-        public var method: HTTPMethod { head.method }
+        public var method: HTTPRequestMethod { head.method }
         /// The URL.
         public var url: URL? { head.url }
         /// A header's value (case-insensitive; repeated fields joined, see `HTTPHeaderFields.value(for:)`).

@@ -3,7 +3,9 @@ import LoopbackServer
 import NetCore
 
 extension TransportConformance {
-    /// Every common method reaches the server as it was given, with its body; HEAD gets no body back.
+    /// Every common method reaches the server as it was given, with its body, and so do methods outside
+    /// ``HTTPMethod`` (`QUERY` with a body, WebDAV's `PROPFIND`, `M-SEARCH`, a lowercase `purge`) spelled as given;
+    /// HEAD gets no body back.
     static let methods = TransportConformanceCheck("methods") { context in
         let server = try context.server { request in
             LoopbackResponse(
@@ -13,8 +15,9 @@ extension TransportConformance {
             )
         }
         defer { server.stop() }
-        for method in [HTTPMethod.get, .post, .put, .patch, .delete, .options, .head] {
-            let hasBody = [.post, .put, .patch].contains(method)
+        let extensions = ["QUERY", "PROPFIND", "M-SEARCH", "purge"].compactMap(HTTPRequestMethod.init(rawValue:))
+        for method in [HTTPRequestMethod.get, .post, .put, .patch, .delete, .options, .head] + extensions {
+            let hasBody = [.post, .put, .patch].contains(method) || method.rawValue == "QUERY"
             let request = try context.request(
                 server.baseURL.appendingPathComponent("thing"),
                 method: method,

@@ -15,12 +15,12 @@ import NetCore
 enum HeadConversion {
     /// NetKit's head for a generated client's request: the client's path (already percent-encoded, query
     /// included) appended to `baseURL`'s path, as swift-openapi-runtime's own transports do.
-    /// - Throws: ``OpenAPITransportError`` for a method NetKit cannot send, a base URL without scheme or host, or a
+    /// - Throws: ``OpenAPITransportError`` for a method that is not a token, a base URL without scheme or host, or a
     ///   target or field the wire cannot carry.
     static func head(of request: HTTPTypes.HTTPRequest, baseURL: URL) throws(OpenAPITransportError)
         -> NetCore.HTTPRequestHead
     {
-        guard let method = NetCore.HTTPMethod(rawValue: request.method.rawValue) else {
+        guard let method = NetCore.HTTPRequestMethod(rawValue: request.method.rawValue) else {
             throw .unsupportedMethod(request.method.rawValue)
         }
         var head: NetCore.HTTPRequestHead

@@ -77,8 +77,12 @@ struct HeadConversionTests {
         #expect(custom.reasonPhrase == "Fine")
     }
 
-    @Test("every method is NIO's method of the same name", arguments: NetCore.HTTPMethod.allCases)
-    func methods(method: NetCore.HTTPMethod) {
+    @Test(
+        "every method is NIO's method of the same name, one outside HTTPMethod too",
+        arguments: NetCore.HTTPMethod.allCases.map(NetCore.HTTPRequestMethod.init) + [
+            NetCore.HTTPRequestMethod(rawValue: "PROPFIND")!, NetCore.HTTPRequestMethod(rawValue: "M-SEARCH")!,
+        ])
+    func methods(method: NetCore.HTTPRequestMethod) {
         #expect(HeadConversion.method(method).rawValue == method.rawValue)
     }
 

@@ -6,7 +6,7 @@ import NetCore
 /// whose the request is.
 @Suite("Coalescing keys")
 struct CoalescingKeyTests {
-    static func request(_ pairs: [(String, String)], method: HTTPMethod = .get) throws -> TransportRequest {
+    static func request(_ pairs: [(String, String)], method: HTTPRequestMethod = .get) throws -> TransportRequest {
         TransportRequest(
             head: try HTTPRequestHead(
                 method: method, url: URL(string: "https://api.test/v1/items")!,

@@ -7,7 +7,7 @@ import Testing
 @Suite("Content codings: decoded whole or refused")
 struct ContentCodingTests {
     func plan(
-        _ values: [String], status: Int = 200, method: HTTPMethod = .get, length: Int64? = 100
+        _ values: [String], status: Int = 200, method: HTTPRequestMethod = .get, length: Int64? = 100
     ) -> ContentCoding {
         ContentCoding(contentEncoding: values, statusCode: status, method: method, declaredLength: length)
     }
@@ -81,10 +81,10 @@ struct ContentCodingTests {
     @Test(
         "a response without a body has nothing to decode, whatever its field says",
         arguments: [
-            (200, HTTPMethod.head, Int64?.some(100)), (204, .get, nil), (304, .get, nil), (101, .get, nil),
+            (200, HTTPRequestMethod.head, Int64?.some(100)), (204, .get, nil), (304, .get, nil), (101, .get, nil),
             (200, .get, 0),
         ])
-    func bodyless(status: Int, method: HTTPMethod, length: Int64?) {
+    func bodyless(status: Int, method: HTTPRequestMethod, length: Int64?) {
         #expect(plan(["br"], status: status, method: method, length: length) == .identity)
     }
 

@@ -8,7 +8,7 @@ import Testing
 @Suite("Redirect state machine")
 struct RedirectStateMachineTests {
     private func request(
-        _ url: String, method: HTTPMethod = .get, fields: [(name: String, value: String)] = [],
+        _ url: String, method: HTTPRequestMethod = .get, fields: [(name: String, value: String)] = [],
         body: UploadSource? = nil
     ) throws -> TransportRequest {
         let head = try HTTPRequestHead(

@@ -99,7 +99,7 @@ struct RequestBuilderTests {
     func methods() throws {
         for method in HTTPMethod.allCases {
             let built = try builder.makeRequest(ConfigurableRequest(method: method), baseURL: base)
-            #expect(built.method == method)
+            #expect(built.method == HTTPRequestMethod(method))
             #expect(built.head.method.rawValue == method.rawValue)
         }
         #expect(HTTPMethod.allCases.count == 9)

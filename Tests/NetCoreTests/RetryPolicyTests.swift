@@ -141,12 +141,12 @@ struct RetryPolicyTests {
 
     @Test("idempotent methods may be repeated; POST, PATCH and CONNECT only when opted in or keyed")
     func repeatableMethods() {
-        for method in [HTTPMethod.get, .head, .put, .delete, .options, .trace] {
+        for method in [HTTPRequestMethod.get, .head, .put, .delete, .options, .trace] {
             #expect(
                 RetryPolicy.allowsRepeating(method: method, declaredIdempotent: false, hasIdempotencyKey: false),
                 "\(method)")
         }
-        for method in [HTTPMethod.post, .patch, .connect] {
+        for method in [HTTPRequestMethod.post, HTTPRequestMethod(rawValue: "PROPFIND")!, .patch, .connect] {
             #expect(
                 !RetryPolicy.allowsRepeating(method: method, declaredIdempotent: false, hasIdempotencyKey: false),
                 "\(method)")

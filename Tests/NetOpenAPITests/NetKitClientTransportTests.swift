@@ -153,10 +153,6 @@ struct NetKitClientTransportTests {
     func badInputRefused() async throws {
         let stub = StubTransport(replies: [])
         let transport = NetKitClientTransport(executor: RequestExecutor(transport: stub))
-        await #expect(throws: OpenAPITransportError.unsupportedMethod("QUERY")) {
-            _ = try await transport.send(
-                request(HTTPRequest.Method("QUERY")!, "/x"), body: nil, baseURL: Self.base, operationID: "q")
-        }
         await #expect(throws: OpenAPITransportError.self) {
             _ = try await transport.send(
                 request(.get, "/x"), body: nil, baseURL: URL(string: "https://api.test/v2?key=1")!, operationID: "q")
@@ -168,6 +164,18 @@ struct NetKitClientTransportTests {
         #expect(error.map { "\($0)" }?.contains("SECRET") == false)
         #expect(error.map { "\($0)" }?.contains("/v2/a b") == true)
         #expect(stub.requestCount == 0)
+    }
+
+    @Test("a method outside HTTPMethod (QUERY, with a body) reaches the transport as it is spelled")
+    func extensionMethod() async throws {
+        let stub = StubTransport(replies: [.json("[]")])
+        let transport = NetKitClientTransport(executor: RequestExecutor(transport: stub))
+        let (response, _) = try await transport.send(
+            request(HTTPRequest.Method("QUERY")!, "/items"), body: HTTPBody("{}"), baseURL: Self.base,
+            operationID: "query")
+        #expect(response.status == .ok)
+        #expect(stub.requests.map(\.method.rawValue) == ["QUERY"])
+        #expect(stub.requests.first?.body == Data("{}".utf8))
     }
 }
 #endif

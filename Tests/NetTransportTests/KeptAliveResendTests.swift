@@ -21,7 +21,7 @@ struct KeptAliveResendTests {
     }
 
     /// Sends a GET, so the connection is kept alive, then `request`'s method and body on it.
-    func send(_ method: HTTPMethod, body: UploadSource, headers: [String: String] = [:]) async throws -> (
+    func send(_ method: HTTPRequestMethod, body: UploadSource, headers: [String: String] = [:]) async throws -> (
         TransportResponse, LoopbackServer
     ) {
         let server = try server()

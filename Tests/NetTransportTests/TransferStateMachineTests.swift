@@ -61,7 +61,7 @@ struct TransferStateMachineTests {
         var road: Road = .streamed
         var progress = true
         var uploadLength: Int64?
-        var method: HTTPMethod = .get
+        var method: HTTPRequestMethod = .get
         var resend: Resend = .nothing
         var tinyChunks: TinyChunkBudget.Limits = .standard
         var events: [Event]

@@ -64,8 +64,8 @@ struct URLSessionTransportTests {
         #expect(error?.kind == .connectionLost)
     }
 
-    @Test("HEAD and 204 responses end cleanly although they carry no body", arguments: [HTTPMethod.head, .get])
-    func bodilessResponses(method: HTTPMethod) async throws {
+    @Test("HEAD and 204 responses end cleanly although they carry no body", arguments: [HTTPRequestMethod.head, .get])
+    func bodilessResponses(method: HTTPRequestMethod) async throws {
         let server = try LoopbackServer { request in
             request.method == "HEAD" ? .text("a body HEAD must not send") : LoopbackResponse(status: 204)
         }

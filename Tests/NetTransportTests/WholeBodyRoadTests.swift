@@ -171,8 +171,8 @@ struct WholeBodyRoadTests {
         #expect(server.requests.map(\.path) == ["/empty", "/body"])
     }
 
-    @Test("HEAD and 204 responses arrive with an empty body", arguments: [HTTPMethod.head, .get])
-    func bodiless(method: HTTPMethod) async throws {
+    @Test("HEAD and 204 responses arrive with an empty body", arguments: [HTTPRequestMethod.head, .get])
+    func bodiless(method: HTTPRequestMethod) async throws {
         let server = try LoopbackServer { request in
             request.method == "HEAD" ? .text("a body HEAD must not send") : LoopbackResponse(status: 204)
         }

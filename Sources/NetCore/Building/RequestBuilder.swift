@@ -75,7 +75,7 @@ public struct RequestBuilder: Sendable {
             path: request.path,
             query: request.queryParameters,
             queryItems: request.queryItems,
-            method: request.method
+            method: request.requestMethod
         )
 
         let body: UploadSource? = try requestBody.map { try Self.source(of: $0, encoder: request.jsonEncoder) }

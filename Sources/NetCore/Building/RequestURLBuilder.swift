@@ -30,7 +30,8 @@ package enum RequestURLBuilder {
     /// is parsed.
     /// - Throws: as ``url(base:path:query:queryItems:)``.
     package static func target(
-        base: URL, path: String, query: [String: String]?, queryItems: [URLQueryItem]? = nil, method: HTTPMethod = .get
+        base: URL, path: String, query: [String: String]?, queryItems: [URLQueryItem]? = nil,
+        method: HTTPRequestMethod = .get
     ) throws(NetworkError) -> HTTPRequestHead {
         try target(base: baseTarget(of: base), path: path, query: query, queryItems: queryItems, method: method)
     }
@@ -53,7 +54,7 @@ package enum RequestURLBuilder {
         path: String,
         query: [String: String]?,
         queryItems: [URLQueryItem]? = nil,
-        method: HTTPMethod
+        method: HTTPRequestMethod
     ) throws(NetworkError) -> HTTPRequestHead {
         try validate(path: path)
         var basePath = Substring(baseTarget.path)

@@ -33,10 +33,9 @@ package enum CachePolicy {
     }
 
     /// Whether a response to a request of `method` with `status` makes the stored responses of its target stale
-    /// (§4.4): a success or redirect of a method that is not safe.
-    package static func invalidates(method: HTTPMethod, status: Int) -> Bool {
-        guard ![.get, .head, .options, .trace].contains(method) else { return false }
-        return (200..<400).contains(status)
+    /// (§4.4): a success or redirect of a method that is not safe, any method NetKit does not know included.
+    package static func invalidates(method: HTTPRequestMethod, status: Int) -> Bool {
+        !method.isSafe && (200..<400).contains(status)
     }
 
     /// The targets whose stored responses a response to `request` that ``invalidates(method:status:)`` makes stale

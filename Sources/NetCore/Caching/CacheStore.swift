@@ -3,7 +3,7 @@
 /// the key, so that a method that is not safe invalidates a target for everyone (RFC 9111 §4.4).
 package struct CacheKey: Sendable, Hashable {
     /// The method (`GET`).
-    package var method: HTTPMethod
+    package var method: HTTPRequestMethod
     /// The scheme, lowercased.
     package var scheme: String
     /// The host, lowercased, and the port when it is not the scheme's default (`api.test:443` is `api.test`).
@@ -12,7 +12,7 @@ package struct CacheKey: Sendable, Hashable {
     package var path: String
 
     /// The key of `head`'s target.
-    package init(_ head: HTTPRequestHead, method: HTTPMethod? = nil) {
+    package init(_ head: HTTPRequestHead, method: HTTPRequestMethod? = nil) {
         self.method = method ?? head.method
         self.scheme = head.scheme.lowercased()
         if head.port == nil {

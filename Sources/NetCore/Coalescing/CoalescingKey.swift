@@ -7,7 +7,7 @@
 /// left out, so that `RequestIDPlugin` or a tracing plugin, which give every request its own, do not keep every
 /// request apart; a field that carries a credential is never one of them.
 package struct CoalescingKey: Sendable, Hashable {
-    package var method: HTTPMethod
+    package var method: HTTPRequestMethod
     package var scheme: String
     package var authority: String
     package var path: String

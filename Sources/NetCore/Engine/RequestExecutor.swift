@@ -269,7 +269,7 @@ public struct RequestExecutor: Sendable {
     /// the precise error before a facade presents it otherwise.
     func logUnsent<Request: Endpoint>(_ request: Request, _ error: any Error) {
         for case let logging as LoggingPlugin in pluginList(adding: request.plugins).plugins {
-            logging.logUnsent(method: request.method, path: request.path, error: error)
+            logging.logUnsent(method: request.requestMethod, path: request.path, error: error)
         }
     }
 

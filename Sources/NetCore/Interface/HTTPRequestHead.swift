@@ -18,7 +18,7 @@ import Foundation
 /// ```
 public struct HTTPRequestHead: Sendable, Hashable {
     /// The method.
-    public var method: HTTPMethod
+    public var method: HTTPRequestMethod
     /// The scheme, such as `https`.
     public private(set) var scheme: String
     /// The host and, when it is not the scheme's default, the port: `api.example.com`, `127.0.0.1:8080`,
@@ -32,7 +32,7 @@ public struct HTTPRequestHead: Sendable, Hashable {
     /// Creates a head from its parts, after checking them.
     /// - Throws: as ``setTarget(scheme:authority:path:)``.
     public init(
-        method: HTTPMethod,
+        method: HTTPRequestMethod,
         scheme: String,
         authority: String,
         path: String,
@@ -49,7 +49,7 @@ public struct HTTPRequestHead: Sendable, Hashable {
     /// Creates a head for an absolute URL; its fragment and any user and password in it are not sent.
     /// - Throws: ``NetworkError/invalidBaseURL(url:rule:)`` naming the rule the URL breaks: no scheme, no host, or
     ///   characters the wire cannot carry in its host, port, path or query.
-    public init(method: HTTPMethod = .get, url: URL, headerFields: HTTPHeaderFields = HTTPHeaderFields())
+    public init(method: HTTPRequestMethod = .get, url: URL, headerFields: HTTPHeaderFields = HTTPHeaderFields())
         throws(NetworkError)
     {
         let target = try Self.target(of: url)
@@ -60,7 +60,7 @@ public struct HTTPRequestHead: Sendable, Hashable {
 
     /// A head whose parts the caller has already checked.
     package init(
-        uncheckedMethod method: HTTPMethod, scheme: String, authority: String, path: String,
+        uncheckedMethod method: HTTPRequestMethod, scheme: String, authority: String, path: String,
         headerFields: HTTPHeaderFields
     ) {
         self.method = method

@@ -48,7 +48,7 @@ public struct TransportRequest: Sendable {
     }
 
     /// The request method.
-    public var method: HTTPMethod { head.method }
+    public var method: HTTPRequestMethod { head.method }
 
     /// The request URL.
     public var url: URL? { head.url }

@@ -33,7 +33,7 @@ public struct WholeBodyLimits: Sendable, Hashable {
     /// cannot fit, so waiting for it would only let a server that declares gigabytes and trickles hold the request
     /// as long as it likes. `send` then fails with ``NetworkError/responseTooLarge(limitBytes:)`` at once, and a
     /// transport that gathers the body may hand the response over without it.
-    package func refusesAtHead(_ head: HTTPResponseHead, method: HTTPMethod) -> Bool {
+    package func refusesAtHead(_ head: HTTPResponseHead, method: HTTPRequestMethod) -> Bool {
         head.isSuccess && head.declaresBody(longerThan: success, method: method)
     }
 }

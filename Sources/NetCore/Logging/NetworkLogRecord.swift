@@ -32,7 +32,7 @@ public struct NetworkLogRecord: Sendable, Equatable {
     /// The line a plain sink gets: the same text, secrets hidden the same way.
     public var message: String
     /// The request's method.
-    public var method: HTTPMethod?
+    public var method: HTTPRequestMethod?
     /// The request's URL with query values hidden (`LogRedaction.target(_:rules:)`), declared credentials always.
     public var url: String?
     /// The response's status code, when one arrived.
@@ -56,7 +56,7 @@ public struct NetworkLogRecord: Sendable, Equatable {
         level: NetworkLogger.Level,
         event: Event,
         message: String,
-        method: HTTPMethod? = nil,
+        method: HTTPRequestMethod? = nil,
         url: String? = nil,
         statusCode: Int? = nil,
         attempt: Int? = nil,

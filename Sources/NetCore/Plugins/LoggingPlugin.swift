@@ -176,7 +176,7 @@ public struct LoggingPlugin: Plugin {
     ///
     /// `GET /users/1 was not sent: NetworkError: The base URL "localhost:8080" is invalid: it has no scheme; …`: the
     /// path is cut at its first `?` or `#`, the error described as ``didFinish(_:result:metrics:context:)`` describes it.
-    package func logUnsent(method: HTTPMethod, path: String, error: any Error) {
+    package func logUnsent(method: HTTPRequestMethod, path: String, error: any Error) {
         guard !(error is CancellationError) else { return }
         logger.log(.error) {
             let description = LogRedaction.describe(error)

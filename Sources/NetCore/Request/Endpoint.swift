@@ -53,6 +53,10 @@ public protocol Endpoint {
     var path: String { get }
     /// The HTTP method.
     var method: HTTPMethod { get }
+    /// The method as sent: ``method``'s by default. Return another RFC 9110 token to send a method ``HTTPMethod``
+    /// lacks (WebDAV's `PROPFIND`, `QUERY`, `PURGE`); every decision the engine makes about the method (retries,
+    /// redirects, the cache) then follows this one.
+    var requestMethod: HTTPRequestMethod { get }
     /// Extra headers. Names and values with CR, LF or NUL are rejected. Defaults to `nil`.
     var headers: [String: String]? { get }
     /// Header fields sent after ``headers``, in order; a name may repeat (each field is sent). A name given here
@@ -249,10 +253,15 @@ extension Endpoint {
         EndpointDefaults.noteDefault("plugins")
         return []
     }
-    /// The method's idempotency.
+    /// ``method``.
+    public var requestMethod: HTTPRequestMethod {
+        EndpointDefaults.noteDefault("requestMethod")
+        return HTTPRequestMethod(method)
+    }
+    /// The idempotency of ``requestMethod``.
     public var isIdempotent: Bool {
         EndpointDefaults.noteDefault("isIdempotent")
-        return method.isIdempotent
+        return requestMethod.isIdempotent
     }
 
     /// ``body``.

@@ -45,7 +45,7 @@ package enum ContentCoding: Equatable, Sendable {
     package static let acceptEncoding = "gzip, deflate"
 
     /// The plan for a response head, answering a request of `method`.
-    package init(head: HTTPResponseHead, method: HTTPMethod) {
+    package init(head: HTTPResponseHead, method: HTTPRequestMethod) {
         self.init(
             contentEncoding: head.headerFields.values(for: "Content-Encoding"), statusCode: head.statusCode,
             method: method, declaredLength: head.declaredContentLength)
@@ -57,7 +57,7 @@ package enum ContentCoding: Equatable, Sendable {
     ///   - statusCode: The response's status.
     ///   - method: The method of the request it answers.
     ///   - declaredLength: Its `Content-Length`, if it declares one.
-    package init(contentEncoding: [String], statusCode: Int, method: HTTPMethod, declaredLength: Int64?) {
+    package init(contentEncoding: [String], statusCode: Int, method: HTTPRequestMethod, declaredLength: Int64?) {
         guard !contentEncoding.isEmpty else {
             self = .identity
             return

@@ -68,7 +68,7 @@ extension HTTPResponseHead {
     /// encoded (a decoded body's length is not the declared one), not the answer to a `HEAD`, a status that has a
     /// body. Such a body cannot fit, so waiting for it would only let a server that declares gigabytes and trickles
     /// hold the request as long as it likes.
-    func declaresBody(longerThan limit: Int, method: HTTPMethod) -> Bool {
+    func declaresBody(longerThan limit: Int, method: HTTPRequestMethod) -> Bool {
         guard method != .head, statusCode >= 200, statusCode != 204, statusCode != 304,
             let declared = declaredContentLength, declared > Int64(limit)
         else { return false }

@@ -144,7 +144,9 @@ public struct RetryPolicy: Sendable {
 
     /// Whether a request may be sent twice: its method is idempotent (RFC 9110 §9.2.2), the request declares
     /// itself idempotent, or it carries an `Idempotency-Key` header.
-    public static func allowsRepeating(method: HTTPMethod, declaredIdempotent: Bool, hasIdempotencyKey: Bool) -> Bool {
+    public static func allowsRepeating(method: HTTPRequestMethod, declaredIdempotent: Bool, hasIdempotencyKey: Bool)
+        -> Bool
+    {
         declaredIdempotent || hasIdempotencyKey || method.isIdempotent
     }
 

@@ -71,11 +71,20 @@ extension URLRequest {
 
 extension TransportRequest {
     /// A request from a `URLRequest`: its URL, method and headers; its `httpBody`, if any, as the body.
+    /// A method of ``HTTPMethod`` may be spelled in any case (`get`), as URLSession allows; any other is sent as it
+    /// is spelled.
     /// - Throws: ``NetworkError/invalidURL`` for a URL the wire cannot carry, ``NetworkError/invalidHeader(name:)``
-    ///   for a header NetKit would refuse to send.
+    ///   for a header NetKit would refuse to send (`:method` for a method that is not a token).
     package init(_ request: URLRequest) throws(NetworkError) {
         guard let url = request.url else { throw .invalidURL }
-        let method = request.httpMethod.flatMap { HTTPMethod(rawValue: $0.uppercased()) } ?? .get
+        var method = HTTPRequestMethod.get
+        if let text = request.httpMethod {
+            guard
+                let given = HTTPMethod(rawValue: text.uppercased()).map(HTTPRequestMethod.init)
+                    ?? HTTPRequestMethod(rawValue: text)
+            else { throw .invalidHeader(name: ":method") }
+            method = given
+        }
         var head = try HTTPRequestHead(method: method, url: url)
         head.headerFields = try HTTPHeaderFields(request.allHTTPHeaderFields ?? [:])
         self.init(head: head, body: request.httpBody.map(UploadSource.init(data:)))

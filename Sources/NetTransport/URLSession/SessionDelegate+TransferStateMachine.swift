@@ -45,7 +45,7 @@ extension SessionDelegate {
             /// The server's host, named in errors.
             var host: String?
             /// The request's method (decides whether a head declares a body, and which codings apply).
-            var method: HTTPMethod?
+            var method: HTTPRequestMethod?
             var resend: BodyResend = .nothingToSend
             var tinyChunks: TinyChunkBudget.Limits = .standard
             var quirks: Quirks = .current

@@ -38,7 +38,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             progress: NetworkProgress?,
             uploadLength: Int64?,
             origin: URL?,
-            method: HTTPMethod?,
+            method: HTTPRequestMethod?,
             completed: (@Sendable () -> Void)?,
             resend: BodyResend = .nothingToSend
         ) {

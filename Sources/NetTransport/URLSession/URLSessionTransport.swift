@@ -222,7 +222,7 @@ public actor URLSessionTransport: HTTPTransport {
                             progress: request.progress,
                             uploadLength: request.bodyLength,
                             origin: task.originalRequest?.url,
-                            method: task.originalRequest?.httpMethod.flatMap { HTTPMethod(rawValue: $0) },
+                            method: task.originalRequest?.httpMethod.flatMap { HTTPRequestMethod(rawValue: $0) },
                             completed: closeUpload,
                             resend: resend
                         ))

@@ -61,11 +61,13 @@ struct SuiteRequest: Endpoint {
     typealias Response = RawResponse
 
     let target: URL
-    let method: HTTPMethod
+    let requestMethod: HTTPRequestMethod
     let fields: HTTPHeaderFields
     let payload: Data?
 
     var path: String { "" }
+    // EKNetwork's protocol asks for one of its methods; `requestMethod` is what is sent.
+    var method: HTTPMethod { requestMethod.knownMethod ?? .post }
     var baseURL: URL? { target }
     var headerFields: HTTPHeaderFields { fields }
     // NetKit's builder puts a Content-Type on every request, one without a body too: the suite's own when it names
@@ -90,7 +92,7 @@ enum ClientError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .badLine(let text): "bad request line: \(text)"
-        case .unsupportedMethod(let method): "NetKit's HTTPMethod cannot express the method \(method)"
+        case .unsupportedMethod(let method): "\(method) is not an HTTP method token"
         case .badURL(let url): "bad URL \(url)"
         case .badBody: "the body is not base64"
         }
@@ -134,7 +136,7 @@ final class Client: Sendable {
 
     func request(from incoming: Incoming) throws -> SuiteRequest {
         let name = incoming.method ?? "GET"
-        guard let method = HTTPMethod(rawValue: name) else { throw ClientError.unsupportedMethod(name) }
+        guard let method = HTTPRequestMethod(rawValue: name) else { throw ClientError.unsupportedMethod(name) }
         guard let text = incoming.url, let url = URL(string: text) else {
             throw ClientError.badURL(incoming.url ?? "")
         }
@@ -147,7 +149,7 @@ final class Client: Sendable {
             guard let data = Data(base64Encoded: body) else { throw ClientError.badBody }
             payload = data
         }
-        return SuiteRequest(target: url, method: method, fields: fields, payload: payload)
+        return SuiteRequest(target: url, requestMethod: method, fields: fields, payload: payload)
     }
 
     func answer(_ incoming: Incoming) async -> Outgoing {
