@@ -105,6 +105,22 @@ struct ResponseCacheTests {
         #expect(cache.response(for: try Self.request("/items")) == nil)
     }
 
+    @Test("RFC 9111 §4.1: Accept-Language and Accept-Encoding match whatever their members' order, case and spacing")
+    func varyNormalisesNegotiation() throws {
+        let cache = ResponseCache(maximumBytes: 10_000, now: { Self.t0 })
+        let stored = try Self.request("/items", [("Accept-Language", "en, de"), ("Accept-Encoding", "gzip, br")])
+        let pairs = [("ETag", #""v1""#), ("Vary", "Accept-Language, Accept-Encoding")]
+        cache.store(try Self.entry("en", pairs, for: stored), for: stored)
+        let reordered = try Self.request("/items", [("Accept-Language", " eN ,   De"), ("Accept-Encoding", "BR,gzip")])
+        #expect(cache.response(for: reordered) != nil)
+        let other = try Self.request("/items", [("Accept-Language", "en"), ("Accept-Encoding", "gzip, br")])
+        #expect(cache.response(for: other) == nil, "another set of languages")
+        let ordered = try Self.request("/items", [("X-List", "1, 2")])
+        cache.store(try Self.entry("x", [("ETag", #""v1""#), ("Vary", "X-List")], for: ordered), for: ordered)
+        #expect(cache.response(for: try Self.request("/items", [("X-List", "2, 1")])) == nil, "other fields keep order")
+        #expect(cache.response(for: try Self.request("/items", [("X-List", "1"), ("X-List", "2")])) != nil)
+    }
+
     @Test("Vary: * is never stored")
     func varyStar() throws {
         let request = try Self.request()

@@ -161,14 +161,20 @@ package struct CachedResponse: Sendable {
         return names
     }
 
-    /// A request field's value for comparison: repeated fields joined, the spaces around commas trimmed (§4.1).
+    /// A request field's value for comparison: repeated fields joined, the spaces around commas trimmed (§4.1);
+    /// for `Accept-Language` and `Accept-Encoding`, whose members are case-insensitive and whose order says nothing
+    /// (each member carries its own weight), the members lowercased and sorted too.
     private static func normalized(_ fields: HTTPHeaderFields, _ name: String) -> String? {
         let values = fields.values(for: name)
         guard !values.isEmpty else { return nil }
-        return values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let members = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { CacheControl.trimmed($0) }
-            .joined(separator: ",")
+        guard unorderedFields.contains(name.lowercased()) else { return members.joined(separator: ",") }
+        return members.filter { !$0.isEmpty }.map { $0.lowercased() }.sorted().joined(separator: ",")
     }
+
+    /// Request fields whose list members are compared without regard to order or case.
+    private static let unorderedFields: Set<String> = ["accept-language", "accept-encoding"]
 
     /// The bytes the entry holds: body, each header field as it would go on the wire, the kept request values.
     private func measure() -> Int {

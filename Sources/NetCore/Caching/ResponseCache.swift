@@ -18,17 +18,24 @@ import NetKitLock
 /// let again = try await manager.send(GetUser(id: 1), accessToken: nil)   // If-None-Match → 304: the stored body
 /// ```
 ///
-/// - A fresh stored response (`Cache-Control: max-age`, or `Expires`) answers without the network. A stale one,
-///   or one marked `no-cache`, is validated with `If-None-Match` (its `ETag`) and `If-Modified-Since` (its
-///   `Last-Modified`); a 304 then reaches the caller as the stored 200 with the 304's updated header fields, and
-///   the entry starts a new freshness. A response without explicit freshness is stale at once (no heuristic
-///   freshness), so with a validator it costs one conditional request each time and no body.
+/// - A fresh stored response (`Cache-Control: max-age`, `Expires`, or heuristic freshness) answers without the
+///   network. A stale one, or one marked `no-cache`, is validated with `If-None-Match` (its `ETag`) and
+///   `If-Modified-Since` (its `Last-Modified`); a 304 then reaches the caller as the stored response with the 304's
+///   updated header fields, and the entry starts a new freshness. Without `max-age` or `Expires`, a response of a
+///   heuristically cacheable status (200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501) or marked `public` is
+///   fresh for a tenth of the time since its `Last-Modified`, at most a week (RFC 9111 §4.2.2).
 /// - Honoured: `no-store` and `no-cache` (request and response), `max-age` (both), `must-revalidate`,
-///   `max-stale`, `min-fresh` and `only-if-cached` (request: a 504 when nothing stored may answer), `Expires`,
-///   `Age`, `Date`, and `Pragma: no-cache` on a request without `Cache-Control`. `private` responses are stored:
-///   this cache belongs to one client; `s-maxage` is for shared caches and is ignored.
-/// - `Vary`: a stored response answers only requests whose fields it names carry the same values; `Vary: *`
-///   is never stored.
+///   `max-stale`, `min-fresh` and `only-if-cached` (request: a 504 when nothing stored may answer), `Expires` and
+///   `Date` (strict HTTP-dates: anything else in `Expires` means already expired), `Age`, `public`,
+///   `must-understand`, `immutable` (a reload does not validate a fresh immutable response),
+///   `stale-while-revalidate` (a stale response within its window answers at once while one validation runs in the
+///   background), `stale-if-error` (response or request: a stale response within its window answers in place of a
+///   500, 502, 503 or 504 or of a failure to reach the server), and `Pragma: no-cache` on a request without
+///   `Cache-Control`. `private` responses are stored: this cache belongs to one client; `s-maxage` is for shared
+///   caches and is ignored. Docs/Caching.md lists every directive and status.
+/// - `Vary`: a stored response answers only requests whose fields it names carry the same values (repeated fields
+///   joined, spaces around commas ignored; `Accept-Language` and `Accept-Encoding` members in any order and case);
+///   `Vary: *` is never stored.
 /// - A response answers only requests that are as much the same caller's as its own was: the same value of every
 ///   header field that carries a credential (`Authorization`, `Cookie`, an API key, what plugins and
 ///   ``RequestExecutor/Configuration/credentialFields`` declare: ``CredentialFields``) or none on both, sent through the same
@@ -36,9 +43,11 @@ import NetKitLock
 ///   alone: make it a class if two of them may answer differently) with the same ``CookieJar`` (or none). Credential
 ///   query items are part of the URL the cache keys on. Tenants of one engine, engines over two transports and two
 ///   cookie sessions sharing one cache never get each other's responses.
-/// - Stored: complete 200, 203 and 204 responses to `GET` that can be validated or are fresh for a while, without
-///   their `Set-Cookie` fields (the cookie jar had them when they arrived).
-/// - A successful (2xx or 3xx) `POST`, `PUT`, `PATCH`, `DELETE` or any other method that is not safe removes what
+/// - Stored: complete final responses to `GET` (not 206 or 304) with explicit freshness, `public` or `private`, or a
+///   heuristically cacheable status, that can be validated or are fresh for a while, without their `Set-Cookie`
+///   fields (the cookie jar had them when they arrived).
+/// - A successful (2xx or 3xx) `POST`, `PUT`, `PATCH`, `DELETE` or any other method that is not safe (one NetKit does
+///   not know, such as `PROPFIND`, included) removes what
 ///   is stored for its URL, and for the URLs its `Location` and `Content-Location` name on the same origin, for
 ///   every caller (RFC 9111 §4.4): sent with `send`, `stream` or NetOpenAPI's transport alike.
 /// - Bounded: at most ``maximumBytes`` of bodies and header fields; storing past it removes the least recently
