@@ -69,4 +69,4 @@ fuzz:
 	bash Fuzz/run.sh $${FUZZ_SECONDS:-30}
 
 clean:
-	rm -rf .build .build-docs Fuzz/.build Examples/EKNetworkCompatibility/.build Examples/ReadmeSnippets/.build Benchmarks/Transports/.build
+	rm -rf .build .build-docs Fuzz/.build Examples/EKNetworkCompatibility/.build Examples/ReadmeSnippets/.build Benchmarks/Transports/.build Conformance/CacheTests/.build
