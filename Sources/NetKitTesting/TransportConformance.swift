@@ -46,7 +46,7 @@ public enum TransportConformance {
             headBeforeBody, headTime, incrementalStreaming, responseBodyNotGathered, requestBodyNotGathered,
             droppedBody, shortBody,
             cancellationBeforeHead, cancellationDuringBody, abandonedBody,
-            redirects, refusedConnection, idleTimeout, oversizedDeclaredLength,
+            redirects, caching, refusedConnection, idleTimeout, oversizedDeclaredLength,
         ]
     }
 

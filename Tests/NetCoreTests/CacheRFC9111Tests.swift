@@ -174,6 +174,10 @@ struct CacheRFC9111Tests {
         #expect(CachePolicy.servesOnError(plain, request: CacheControl("stale-if-error=60"), at: now(30)))
         let strict = try Fixture.stored([("Cache-Control", "max-age=2, stale-if-error=60, must-revalidate")])
         #expect(!CachePolicy.servesOnError(strict, request: CacheControl(), at: now(30)))
+        #expect(
+            try Self.stores(200, [("Cache-Control", "max-age=0, stale-if-error=60")]), "stale at once, still useful")
+        #expect(try Self.stores(200, [("Cache-Control", "max-age=0, stale-while-revalidate=60")]))
+        #expect(try !Self.stores(200, [("Cache-Control", "max-age=0, stale-if-error=60, must-revalidate")]))
         #expect([500, 502, 503, 504].allSatisfy(CachePolicy.isServerError))
         #expect(![200, 404, 501].contains(where: CachePolicy.isServerError))
     }

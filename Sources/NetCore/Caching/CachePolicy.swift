@@ -133,8 +133,8 @@ package enum CachePolicy {
     /// Whether a response may be stored and is worth storing (§3): complete, final (not 1xx, not a 206 or 304 that
     /// only completes another response), to a request whose `Cache-Control` lacks `no-store`, itself without
     /// `no-store` (unless `must-understand` with a status the cache understands) and without `Vary: *`; with
-    /// explicit freshness, `public` or `private`, or a heuristically cacheable status; and either fresh for a while
-    /// or able to be validated. `private` does not stop it: NetKit's cache is private.
+    /// explicit freshness, `public` or `private`, or a heuristically cacheable status; and either fresh for a while,
+    /// able to be validated, or usable stale (`stale-while-revalidate`, `stale-if-error`). `private` does not stop it: NetKit's cache is private.
     package static func stores(
         _ head: HTTPResponseHead,
         isComplete: Bool,
@@ -160,7 +160,9 @@ package enum CachePolicy {
                 || CacheFreshness.heuristicallyCacheableStatuses.contains(status)
         else { return false }
         if fields.contains("ETag") || fields.contains("Last-Modified") { return true }
-        // Without a validator, a response that must be validated before each use could never be used.
-        return !control.noCache && freshness.lifetime > 0
+        // Without a validator, a response that must be validated before each use could never be used; one that is
+        // stale at once may still answer within its stale-while-revalidate or stale-if-error window.
+        let staleWindow = max(control.staleWhileRevalidate ?? 0, control.mustRevalidate ? 0 : control.staleIfError ?? 0)
+        return !control.noCache && (freshness.lifetime > 0 || staleWindow > 0)
     }
 }
