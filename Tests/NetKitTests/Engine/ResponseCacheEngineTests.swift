@@ -267,4 +267,30 @@ struct ResponseCacheEngineTests {
         await #expect(throws: HTTPError.self) { try await manager.send(GetItem()) }
         #expect(stub.requestCount == 1)
     }
+
+    struct Propfind: Endpoint {
+        typealias Response = EmptyResponse
+        var path: String { "/dav/folder" }
+        var method: HTTPMethod { .get }
+        var requestMethod: HTTPRequestMethod { HTTPRequestMethod(rawValue: "PROPFIND")! }
+    }
+
+    @Test("an endpoint's requestMethod is what the transport gets; a success of it invalidates the cache")
+    func endpointMethod() async throws {
+        let stub = StubTransport { request, _ in
+            request.method.rawValue == "PROPFIND" ? .status(207) : .json("{}", headers: ["Cache-Control": "max-age=60"])
+        }
+        var executor = RequestExecutor(transport: stub)
+        executor.responseCache = ResponseCache(maximumBytes: 1 << 20)
+        struct Folder: Endpoint {
+            typealias Response = EmptyResponse
+            var path: String { "/dav/folder" }
+            var method: HTTPMethod { .get }
+        }
+        let base = URL(string: "https://api.test")!
+        _ = try await executor.send(Folder(), baseURL: base)
+        _ = try await executor.send(Propfind(), baseURL: base)
+        _ = try await executor.send(Folder(), baseURL: base)
+        #expect(stub.requests.map(\.method.rawValue) == ["GET", "PROPFIND", "GET"], "PROPFIND cleared the stored GET")
+    }
 }
