@@ -198,6 +198,11 @@ func checkStorage(
     case .serve(let age):
         check(!control.noCache && !request.noCache, "no-cache was served without validation")
         check(age.isFinite && age >= 0, "served at age \(age)")
+    case .serveWhileRevalidating(let age):
+        check(!control.noCache && !request.noCache, "no-cache was served stale without validation")
+        check(!control.mustRevalidate, "must-revalidate was served stale")
+        check(control.staleWhileRevalidate != nil, "served stale without stale-while-revalidate")
+        check(age.isFinite && age >= 0, "served stale at age \(age)")
     case .validate:
         break
     }
