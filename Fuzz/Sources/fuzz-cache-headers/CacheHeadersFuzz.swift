@@ -69,7 +69,10 @@ func offset(_ input: inout FuzzInput) -> Int32 {
 /// Deltas within 0...2^31; the directives written back out read the same.
 func checkDirectives(_ control: CacheControl) {
     let bound = CacheControl.maximumDelta
-    for (name, value) in [("max-age", control.maxAge), ("min-fresh", control.minFresh)] {
+    for (name, value) in [
+        ("max-age", control.maxAge), ("min-fresh", control.minFresh),
+        ("stale-while-revalidate", control.staleWhileRevalidate), ("stale-if-error", control.staleIfError),
+    ] {
         if let value { check((0...bound).contains(value), "\(name) \(value) is out of bounds") }
     }
     if let stale = control.maxStale {
@@ -90,6 +93,11 @@ func serialized(_ control: CacheControl) -> String {
     if let maxAge = control.maxAge { parts.append("max-age=\(maxAge)") }
     if let stale = control.maxStale { parts.append(stale == Int.max ? "max-stale" : "max-stale=\(stale)") }
     if let fresh = control.minFresh { parts.append("min-fresh=\(fresh)") }
+    if control.isPublic { parts.append("public") }
+    if control.mustUnderstand { parts.append("must-understand") }
+    if control.immutable { parts.append("immutable") }
+    if let window = control.staleWhileRevalidate { parts.append("stale-while-revalidate=\(window)") }
+    if let window = control.staleIfError { parts.append("stale-if-error=\(window)") }
     return parts.joined(separator: ", ")
 }
 
