@@ -55,12 +55,17 @@ public struct HTTPRequestMethod: RawRepresentable, Sendable, Hashable, CustomStr
 
     /// Whether the method only reads (RFC 9110 §9.2.1: `GET`, `HEAD`, `OPTIONS`, `TRACE`). A method NetKit does not
     /// know counts as unsafe: a successful one invalidates what the cache stored for its target.
-    public var isSafe: Bool { [.get, .head, .options, .trace].contains(self) }
+    public var isSafe: Bool {
+        switch knownMethod {
+        case .get, .head, .options, .trace: true
+        default: false
+        }
+    }
 
     /// Whether sending the request twice has the same effect as sending it once (RFC 9110 §9.2.2): the safe methods,
     /// `PUT` and `DELETE`. A method NetKit does not know counts as not idempotent, so it is repeated only when the
     /// request says it may be.
-    public var isIdempotent: Bool { isSafe || self == .put || self == .delete }
+    public var isIdempotent: Bool { knownMethod?.isIdempotent ?? false }
 
     /// The token.
     public var description: String { rawValue }
