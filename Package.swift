@@ -93,7 +93,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
     ],
     targets: [
-        .target(name: "NetCore", dependencies: ["NetKitLock"], swiftSettings: strictSwift),
+        .target(name: "NetCore", dependencies: ["NetKitLock", "NetKitDigest"], swiftSettings: strictSwift),
         .target(name: "NetMultipart", dependencies: ["NetCore"], swiftSettings: strictSwift),
         .target(name: "NetTransport", dependencies: ["NetCore", "NetKitLock"], swiftSettings: strictSwift),
         .target(name: "NetAuth", dependencies: ["NetCore", "NetKitLock"], swiftSettings: strictSwift),
@@ -139,11 +139,14 @@ let package = Package(
         .target(
             name: "NetKitTesting", dependencies: ["NetCore", "NetMultipart", "LoopbackServer", "NetKitLock"],
             swiftSettings: strictSwift),
-        .target(name: "LoopbackServer", dependencies: ["NetKitLock"], swiftSettings: strictSwift),
+        .target(name: "LoopbackServer", dependencies: ["NetKitLock", "NetKitDigest"], swiftSettings: strictSwift),
         // `Lock`, the one lock of the package's shared state (a `Mutex`, or a pthread mutex the thread sanitizer can
         // see under `make tsan`): a module of its own because LoopbackServer shares it without depending on NetCore.
         // Not a product; `package` access only.
         .target(name: "NetKitLock", swiftSettings: strictSwift),
+        // `SHA256`, shared the same way: the loopback server's body digests and the response cache's digests of
+        // credentials and targets on disk. Not a product; `package` access only.
+        .target(name: "NetKitDigest", swiftSettings: strictSwift),
         .executableTarget(
             name: "netkit-demo", dependencies: ["NetKit", "LoopbackServer", "NetKitLock"], swiftSettings: strictSwift),
         // Programs CI builds, runs and reads with `readelf`: neither links FoundationNetworking (.ci/link-check).
@@ -159,7 +162,7 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(
-            name: "netkit-bench", dependencies: ["NetKit", "LoopbackServer", "NetKitLock"], swiftSettings: strictSwift),
+            name: "netkit-bench", dependencies: ["NetKit", "LoopbackServer", "NetKitLock", "NetKitDigest"], swiftSettings: strictSwift),
 
         .testTarget(name: "NetMultipartTests", dependencies: ["NetMultipart", "NetCore"], swiftSettings: strictSwift),
         .testTarget(name: "NetCoreTests", dependencies: ["NetCore", "NetKitLock"], swiftSettings: strictSwift),
@@ -185,7 +188,8 @@ let package = Package(
             name: "NetStreamingTests", dependencies: ["NetStreaming", "NetCore", "NetKitLock"],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "NetKitTests", dependencies: ["NetKit", "NetKitTesting", "LoopbackServer", "NetKitLock"],
+            name: "NetKitTests",
+            dependencies: ["NetKit", "NetKitTesting", "LoopbackServer", "NetKitLock", "NetKitDigest"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -226,6 +230,7 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(
-            name: "LoopbackServerTests", dependencies: ["LoopbackServer", "NetKitLock"], swiftSettings: strictSwift),
+            name: "LoopbackServerTests", dependencies: ["LoopbackServer", "NetKitLock", "NetKitDigest"],
+            swiftSettings: strictSwift),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import NetKitDigest
 
 /// Summarises a body fed to it in pieces of any size: what the server does with request bodies in
 /// digest mode, and what a test does with the body it sends, to know the digest to expect without
@@ -8,7 +9,7 @@ import Foundation
 /// multipart header section (64 KiB at most) or a few bytes that may start a delimiter, and one
 /// short summary per part.
 package struct LoopbackBodyDigester: Sendable {
-    private var hasher = LoopbackSHA256()
+    private var hasher = SHA256()
     private var byteCount = 0
     private var multipart: StreamingMultipartParser?
     /// Set when the content type rules multipart parsing out from the start.
@@ -49,7 +50,7 @@ package struct LoopbackBodyDigester: Sendable {
         }
         return LoopbackBodyDigest(
             byteCount: byteCount,
-            sha256: LoopbackSHA256.hex(hasher.finalize()),
+            sha256: SHA256.hex(hasher.finalize()),
             parts: parts,
             multipartError: error
         )

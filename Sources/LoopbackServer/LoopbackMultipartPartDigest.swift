@@ -1,3 +1,5 @@
+import NetKitDigest
+
 /// One part of a `multipart/form-data` body as summarised in digest mode: what its headers said,
 /// and its content's size and SHA-256 instead of the content itself.
 package struct LoopbackMultipartPartDigest: Sendable, Equatable, Codable {
@@ -28,7 +30,7 @@ package struct LoopbackMultipartPartDigest: Sendable, Equatable, Codable {
             filename: part.filename,
             contentType: part.contentType,
             byteCount: part.data.count,
-            sha256: LoopbackSHA256.hex(LoopbackSHA256.hash(part.data))
+            sha256: SHA256.hex(SHA256.hash(part.data))
         )
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NetKitDigest
 
 /// The strict `multipart/form-data` rules of ``MultipartFormParser``, applied to a body that
 /// arrives in pieces of any size and is never held whole: each part is summarised (size and
@@ -34,7 +35,7 @@ struct StreamingMultipartParser {
     /// as the whole-body parser does), and the running summary of its content.
     private struct OpenPart {
         let description: Result<MultipartFormParser.PartDescription, LoopbackMultipartError>
-        var hasher = LoopbackSHA256()
+        var hasher = SHA256()
         var byteCount = 0
     }
 
@@ -185,7 +186,7 @@ struct StreamingMultipartParser {
                                 filename: description.filename,
                                 contentType: description.contentType,
                                 byteCount: finished.byteCount,
-                                sha256: LoopbackSHA256.hex(finished.hasher.finalize())
+                                sha256: SHA256.hex(finished.hasher.finalize())
                             ))
                     }
                     phase = .afterDelimiter

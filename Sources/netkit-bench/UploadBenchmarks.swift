@@ -1,3 +1,4 @@
+import NetKitDigest
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -240,7 +241,7 @@ struct UploadBenchmarks {
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         let piece = pattern(1 << 20)
-        var hash = LoopbackSHA256()
+        var hash = SHA256()
         var written = 0
         while written < bytes {
             let slice = piece.prefix(bytes - written)
@@ -248,7 +249,7 @@ struct UploadBenchmarks {
             hash.update(slice)
             written += slice.count
         }
-        return LoopbackSHA256.hex(hash.finalize())
+        return SHA256.hex(hash.finalize())
     }
 
     /// Writes the whole multipart body of `form` to `url`, through NetKit's reader; returns its length.

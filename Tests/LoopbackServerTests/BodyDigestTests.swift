@@ -1,3 +1,4 @@
+import NetKitDigest
 import Foundation
 import LoopbackServer
 import Testing
@@ -25,7 +26,7 @@ struct BodyDigestTests {
         let request = LoopbackRequest(headers: [(name: "Content-Type", value: contentType)], body: Data(multipartBody))
         return LoopbackBodyDigest(
             byteCount: multipartBody.count,
-            sha256: LoopbackSHA256.hex(LoopbackSHA256.hash(multipartBody)),
+            sha256: SHA256.hex(SHA256.hash(multipartBody)),
             parts: try request.multipartParts().map(LoopbackMultipartPartDigest.init),
             multipartError: nil
         )
@@ -108,7 +109,7 @@ struct BodyDigestTests {
         let digest = LoopbackBodyDigest(body: Data(#"{"a":1}"#.utf8), contentType: "application/json")
 
         #expect(digest.byteCount == 7)
-        #expect(digest.sha256 == LoopbackSHA256.hex(LoopbackSHA256.hash(Data(#"{"a":1}"#.utf8))))
+        #expect(digest.sha256 == SHA256.hex(SHA256.hash(Data(#"{"a":1}"#.utf8))))
         #expect(digest.parts == nil)
         #expect(digest.multipartError == .notMultipartFormData(contentType: "application/json"))
         #expect(throws: LoopbackMultipartError.notMultipartFormData(contentType: "application/json")) {

@@ -1,3 +1,4 @@
+import NetKitDigest
 import Foundation
 import LoopbackServer
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @Suite("SHA-256")
 struct SHA256Tests {
     private static func hex(_ text: String) -> String {
-        LoopbackSHA256.hex(LoopbackSHA256.hash(Array(text.utf8)))
+        SHA256.hex(SHA256.hash(Array(text.utf8)))
     }
 
     /// FIPS 180-4 examples (NIST CSRC "SHA-256" example values, and the long message of FIPS 180-2 appendix B.3).
@@ -22,12 +23,12 @@ struct SHA256Tests {
     }
 
     @Test func matchesTheMillionAVector() {
-        var hasher = LoopbackSHA256()
+        var hasher = SHA256()
         let thousand = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)
         for _ in 0..<1000 { hasher.update(thousand) }
 
         #expect(
-            LoopbackSHA256.hex(hasher.finalize()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+            SHA256.hex(hasher.finalize()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     /// Lengths around the padding edges (55/56 bytes leave room for the length or not), checked against `sha256sum`.
@@ -43,16 +44,16 @@ struct SHA256Tests {
         (1000, "4e4c294b331f7a2099a379bec34b9f9fc03dc46ab465d998f4d683da53487e6d"),
     ])
     func handlesEveryPaddingEdge(length: Int, expected: String) {
-        #expect(LoopbackSHA256.hex(LoopbackSHA256.hash(LoopbackBodyPattern.data(count: length))) == expected)
+        #expect(SHA256.hex(SHA256.hash(LoopbackBodyPattern.data(count: length))) == expected)
     }
 
     @Test func incrementalUpdatesSplitAnywhereGiveTheSameDigest() {
         let message = [UInt8](LoopbackBodyPattern.data(count: 200))
-        let whole = LoopbackSHA256.hash(message)
+        let whole = SHA256.hash(message)
 
         for first in 0...message.count {
             for second in Swift.stride(from: first, through: message.count, by: 37) {
-                var hasher = LoopbackSHA256()
+                var hasher = SHA256()
                 hasher.update(message[0..<first])
                 hasher.update(message[first..<second])
                 hasher.update(message[second...])
@@ -62,22 +63,22 @@ struct SHA256Tests {
     }
 
     @Test func finalizeLeavesTheHashUsable() {
-        var hasher = LoopbackSHA256()
+        var hasher = SHA256()
         hasher.update(Array("ab".utf8))
         let partial = hasher.finalize()
         hasher.update(Array("c".utf8))
 
-        #expect(LoopbackSHA256.hex(partial) == "fb8e20fc2e4c3f248c60c39bd652f3c1347298bb977b8b4d5903b85055620603")
-        #expect(LoopbackSHA256.hex(hasher.finalize()) == Self.hex("abc"))
+        #expect(SHA256.hex(partial) == "fb8e20fc2e4c3f248c60c39bd652f3c1347298bb977b8b4d5903b85055620603")
+        #expect(SHA256.hex(hasher.finalize()) == Self.hex("abc"))
     }
 
     @Test func hashesStraightFromDataAndRawBuffers() {
         let data = LoopbackBodyPattern.data(count: 1 << 20)
-        var hasher = LoopbackSHA256()
+        var hasher = SHA256()
         data.withUnsafeBytes { hasher.update(buffer: $0) }
 
         let expected = "631b84027d6b9e52b539c4e8373622d23032dfadc64d60af87339c9037e4f769"
-        #expect(LoopbackSHA256.hex(hasher.finalize()) == expected)
-        #expect(LoopbackSHA256.hex(LoopbackSHA256.hash(data)) == expected)
+        #expect(SHA256.hex(hasher.finalize()) == expected)
+        #expect(SHA256.hex(SHA256.hash(data)) == expected)
     }
 }

@@ -34,6 +34,14 @@ package struct CacheFreshness: Sendable, Equatable {
         200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501,
     ]
 
+    /// A freshness worked out before (read back from a store's bytes).
+    package init(lifetime: Double, isExplicit: Bool, initialAge: Double, responseTime: Date) {
+        self.lifetime = lifetime
+        self.isExplicit = isExplicit
+        self.initialAge = initialAge
+        self.responseTime = responseTime
+    }
+
     /// The freshness of a response with `head`, whose request went out at `requestTime` and whose head came back
     /// at `responseTime`.
     package init(head: HTTPResponseHead, requestTime: Date, responseTime: Date) {

@@ -4,16 +4,15 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A response as the cache keeps it: its head, its body, when it was asked for and received, and what of its
-/// request decides which later requests it may answer (whose it was, ``CredentialPartition``, and the fields its
-/// `Vary` names).
+/// A response as the cache keeps it: its head, its body, how fresh it is, and what of its request decides which
+/// later requests it may answer (whose it was, and the fields its `Vary` names: its ``Owner``).
 ///
 /// The stored head leaves out what belongs to one connection or one delivery (RFC 9111 §3.1): `Connection` and the
 /// fields it names, the other hop-by-hop fields, and `Set-Cookie` (the cookies were handed to the cookie jar when
 /// the response arrived; a cookie replayed from the cache would undo what later responses set).
 package struct CachedResponse: Sendable {
     /// One request field a `Vary` names, with the request's value (`nil` when it had none).
-    struct VaryingField: Sendable, Equatable {
+    package struct VaryingField: Sendable, Equatable {
         /// The field name, lowercased.
         package var name: String
         /// The value the stored response's request sent, repeated fields joined, spaces around commas trimmed.
@@ -26,10 +25,8 @@ package struct CachedResponse: Sendable {
     package let body: Data
     /// The URL that answered when redirects moved the request elsewhere.
     package let url: URL?
-    /// Whose request it answered (transport, cookie jar, credential values): it answers only requests of the same.
-    package let partition: CredentialPartition
-    /// The request fields its `Vary` names.
-    let varying: [VaryingField]
+    /// Whose request it answered and what its `Vary` fields held: it answers only requests of the same.
+    package let owner: Owner
     /// How fresh it is.
     package private(set) var freshness: CacheFreshness
     /// What it counts against the cache's bound: body, header fields, and the request values kept with it.
@@ -48,12 +45,19 @@ package struct CachedResponse: Sendable {
         guard let names = Self.varyNames(head.headerFields) else { return nil }
         var stored = head
         stored.headerFields = Self.storable(head.headerFields)
-        self.head = stored
+        let varying = names.map { VaryingField(name: $0, value: Self.normalized(request.headerFields, $0)) }
+        self.init(
+            head: stored, body: body, url: url, owner: .exact(partition, varying: varying),
+            freshness: CacheFreshness(head: stored, requestTime: requestTime, responseTime: responseTime))
+    }
+
+    /// A response as it was stored, parts already worked out (read back from a store's bytes).
+    init(head: HTTPResponseHead, body: Data, url: URL?, owner: Owner, freshness: CacheFreshness) {
+        self.head = head
         self.body = body
         self.url = url
-        self.partition = partition
-        self.varying = names.map { VaryingField(name: $0, value: Self.normalized(request.headerFields, $0)) }
-        self.freshness = CacheFreshness(head: stored, requestTime: requestTime, responseTime: responseTime)
+        self.owner = owner
+        self.freshness = freshness
         self.byteCount = 0
         self.byteCount = measure()
     }
@@ -69,10 +73,9 @@ package struct CachedResponse: Sendable {
 
     /// Whether the response may answer `request` of `partition` (§4.1): the same partition (transport, jar and
     /// every credential value, or none on both), and for each field its `Vary` names the same value (or none on
-    /// both).
+    /// both). A response read back from a store's bytes compares digests (``Owner``).
     package func matches(_ request: HTTPRequestHead, in partition: CredentialPartition) -> Bool {
-        guard partition == self.partition else { return false }
-        return varying.allSatisfy { Self.normalized(request.headerFields, $0.name) == $0.value }
+        owner.matches(request, in: partition)
     }
 
     /// The head to hand to a caller, with the response's `Age` in whole seconds at `now` (§5.1).
@@ -164,7 +167,7 @@ package struct CachedResponse: Sendable {
     /// A request field's value for comparison: repeated fields joined, the spaces around commas trimmed (§4.1);
     /// for `Accept-Language` and `Accept-Encoding`, whose members are case-insensitive and whose order says nothing
     /// (each member carries its own weight), the members lowercased and sorted too.
-    private static func normalized(_ fields: HTTPHeaderFields, _ name: String) -> String? {
+    static func normalized(_ fields: HTTPHeaderFields, _ name: String) -> String? {
         let values = fields.values(for: name)
         guard !values.isEmpty else { return nil }
         let members = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
@@ -178,9 +181,8 @@ package struct CachedResponse: Sendable {
 
     /// The bytes the entry holds: body, each header field as it would go on the wire, the kept request values.
     private func measure() -> Int {
-        var bytes = body.count + partition.byteCount
+        var bytes = body.count + owner.byteCount
         for field in head.headerFields { bytes += field.name.utf8.count + field.value.utf8.count + 4 }
-        for field in varying { bytes += field.name.utf8.count + (field.value?.utf8.count ?? 0) }
         return bytes
     }
 }

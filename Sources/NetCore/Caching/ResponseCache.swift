@@ -5,7 +5,8 @@ import Foundation
 #endif
 import NetKitLock
 
-/// An HTTP cache (RFC 9111) kept in memory, opt-in: `manager.responseCache = ResponseCache(maximumBytes: 8 << 20)`.
+/// An HTTP cache (RFC 9111), private to its client, kept in memory or on disk, opt-in:
+/// `manager.responseCache = ResponseCache(maximumBytes: 8 << 20)`.
 ///
 /// The engine asks it about every `send` of a `GET` (not `stream`, and not a request that is already conditional
 /// or asks for a range), and tells it about every request that may change what it stores, whichever way it is sent.
@@ -50,41 +51,94 @@ import NetKitLock
 ///   not know, such as `PROPFIND`, included) removes what
 ///   is stored for its URL, and for the URLs its `Location` and `Content-Location` name on the same origin, for
 ///   every caller (RFC 9111 §4.4): sent with `send`, `stream` or NetOpenAPI's transport alike.
-/// - Bounded: at most ``maximumBytes`` of bodies and header fields; storing past it removes the least recently
-///   used responses first, and a response larger than the bound is not stored.
+/// - Where: in memory by default, bounded at ``maximumBytes`` of bodies and header fields (storing past it removes
+///   the least recently used responses first; a response larger than the bound is not stored); in a directory with
+///   ``init(directory:maximumBytes:logger:)``, where it survives the process; or in a ``ResponseCacheStore`` of your
+///   own with ``init(store:)``.
 ///
-/// Credential values and bodies stay in memory only, compared as they are, for as long as the cache lives;
-/// ``removeAll()`` forgets them (at sign-out, say).
+/// In memory, credential values and bodies are kept as they are, compared as they are, for as long as the cache
+/// lives; ``removeAll()`` forgets them (at sign-out, say). On disk, no credential is written: see
+/// ``init(directory:maximumBytes:logger:)``.
 public final class ResponseCache: Sendable {
-    /// The most bytes of stored bodies and header fields kept; the least recently used entries go first.
-    public let maximumBytes: Int
-    private let entries: Lock<CacheStore>
+    /// Where the entries are kept.
+    package let store: any ResponseCacheStore
     /// The stored responses being validated in the background now (`stale-while-revalidate`): one at a time each.
     private let revalidating = Lock(Set<CacheKey>())
     /// The wall-clock time: `Date` and `Expires` are wall-clock dates (a test passes a clock it moves itself).
     private let clock: @Sendable () -> Date
 
-    /// Creates an empty cache holding at most `maximumBytes` (a negative bound counts as 0: nothing is stored).
+    /// Creates an empty cache in memory holding at most `maximumBytes` (a negative bound counts as 0: nothing is
+    /// stored).
     public convenience init(maximumBytes: Int) {
         self.init(maximumBytes: maximumBytes, now: { Date() })
     }
 
-    /// Creates an empty cache that reads the time from `now`.
-    package init(maximumBytes: Int, now: @escaping @Sendable () -> Date) {
-        self.maximumBytes = max(0, maximumBytes)
-        self.entries = Lock(CacheStore(maximumBytes: maximumBytes))
+    /// Opens the cache kept in `directory` (made if missing, readable by this user only), holding at most
+    /// `maximumBytes` of entry files: what earlier launches stored answers again.
+    ///
+    /// ```swift
+    /// let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+    /// manager.responseCache = try ResponseCache(
+    ///     directory: caches.appending(path: "api-responses"), maximumBytes: 50 << 20)
+    /// ```
+    ///
+    /// - Each response is one file, written whole under a temporary name and then renamed: a process killed while
+    ///   writing leaves the entries that were whole, and the next opening removes the rest. A file found damaged
+    ///   (truncated, altered) is skipped and removed with a line to `logger` at `error` level, never used.
+    /// - Bounded: storing past `maximumBytes` of files removes the least recently used first (across launches: a
+    ///   use touches its file's modification time).
+    /// - No credential is written: whose a response is (the credential fields' values, the transport's type,
+    ///   whether a cookie jar was used) and the request values its `Vary` names are kept as SHA-256 digests salted
+    ///   per entry, and files are named by a digest of the method and URL. Bodies and response header fields are
+    ///   written as they came. Across launches a response answers the same credentials sent through a transport of
+    ///   the same type: the instances of a process are gone after it.
+    /// - One process at a time: opening a directory another process holds throws
+    ///   ``ResponseCacheError/directoryInUse(path:)``. Within a process, caches opened on one directory share its
+    ///   files, bound and order (the bound of the first opened).
+    ///
+    /// - Throws: ``ResponseCacheError/directoryUnusable(path:reason:)`` when the directory cannot be made or used,
+    ///   ``ResponseCacheError/directoryInUse(path:)`` when another process holds it.
+    public convenience init(
+        directory: URL, maximumBytes: Int, logger: NetworkLogger = ResponseCache.defaultLogger
+    ) throws(ResponseCacheError) {
+        self.init(
+            store: try DiskCacheStore.open(directory: directory, maximumBytes: maximumBytes, logger: logger),
+            now: { Date() })
+    }
+
+    /// Creates a cache that keeps its entries in `store`.
+    public convenience init(store: any ResponseCacheStore) {
+        self.init(store: store, now: { Date() })
+    }
+
+    /// Creates an empty cache in memory that reads the time from `now`.
+    package convenience init(maximumBytes: Int, now: @escaping @Sendable () -> Date) {
+        self.init(store: MemoryCacheStore(maximumBytes: maximumBytes), now: now)
+    }
+
+    /// Creates a cache over `store` that reads the time from `now`.
+    package init(store: any ResponseCacheStore, now: @escaping @Sendable () -> Date) {
+        self.store = store
         self.clock = now
     }
 
-    /// The bytes the stored responses hold now: bodies, header fields, and the request values kept to match them.
-    public var currentBytes: Int { entries.withLock { $0.currentBytes } }
+    /// Where a cache on disk writes what it skipped: the `NetKit` subsystem, category `cache`, at the level
+    /// `NETKIT_LOG_LEVEL` names (`error` by default).
+    public static let defaultLogger = NetworkLogger(subsystem: "NetKit", category: "cache")
+
+    /// The most bytes the store keeps; the least recently used entries go first.
+    public var maximumBytes: Int { store.maximumBytes }
+
+    /// The bytes the stored responses hold now: bodies, header fields, and the request values kept to match them
+    /// (on disk: the entry files' sizes).
+    public var currentBytes: Int { store.currentBytes }
 
     /// The number of stored responses.
-    public var count: Int { entries.withLock { $0.count } }
+    public var count: Int { store.count }
 
     /// Forgets every stored response.
     public func removeAll() {
-        entries.withLock { $0.removeAll() }
+        store.removeAll()
     }
 
     // MARK: For the engine
@@ -92,26 +146,34 @@ public final class ResponseCache: Sendable {
     /// The current time, as the cache reads it.
     package func now() -> Date { clock() }
 
-    /// The stored response that may answer `request` of `partition`, counted as used.
+    /// The stored response that may answer `request` of `partition`, counted as used; the most recently stored
+    /// when several may.
     package func response(for request: HTTPRequestHead, in partition: CredentialPartition) -> CachedResponse? {
-        entries.withLock { $0.response(for: CacheKey(request), matching: request, in: partition) }
+        store.entries(forKey: CacheKey(request).digest).last { $0.response.matches(request, in: partition) }?.response
     }
 
     /// Stores `response` for `request` (of the response's partition), in place of what answered the same request
     /// before.
+    /// - Returns: `false` when the response was not kept (larger than the bound): what it would have replaced is
+    ///   removed all the same, being superseded.
     @discardableResult
     package func store(_ response: CachedResponse, for request: HTTPRequestHead) -> Bool {
-        entries.withLock { $0.store(response, for: CacheKey(request), request: request) }
+        guard case .exact(let partition, _) = response.owner else { return false }
+        let key = CacheKey(request).digest
+        let replaced = store.entries(forKey: key).filter { $0.response.matches(request, in: partition) }.map(\.id)
+        return store.insert(ResponseCacheEntry(key: key, response: response), replacing: replaced)
     }
 
     /// Removes the stored responses that would answer `request` of `partition`.
     package func remove(for request: HTTPRequestHead, in partition: CredentialPartition) {
-        entries.withLock { $0.removeResponses(for: CacheKey(request), matching: request, in: partition) }
+        let key = CacheKey(request).digest
+        let matching = store.entries(forKey: key).filter { $0.response.matches(request, in: partition) }
+        if !matching.isEmpty { store.remove(matching.map(\.id), forKey: key) }
     }
 
     /// Removes every stored `GET` response of `request`'s target, whoever asked for it (every partition).
     package func invalidate(_ request: HTTPRequestHead) {
-        entries.withLock { $0.removeResponses(for: CacheKey(request, method: .get)) }
+        store.removeAll(forKey: CacheKey(request, method: .get).digest)
     }
 
     /// Marks `key`'s stored response as being validated in the background; `false` when it already is.
@@ -122,10 +184,5 @@ public final class ResponseCache: Sendable {
     /// Ends the background validation ``beginRevalidation(_:)`` began.
     package func endRevalidation(_ key: CacheKey) {
         revalidating.withLock { _ = $0.remove(key) }
-    }
-
-    /// The stored responses from the most to the least recently used (for tests).
-    package var responsesByRecency: [(key: CacheKey, response: CachedResponse)] {
-        entries.withLock { $0.responsesByRecency }
     }
 }

@@ -1,3 +1,4 @@
+import NetKitDigest
 import Foundation
 import LoopbackServer
 import NetKit
@@ -46,7 +47,7 @@ func uploadPattern(_ count: Int, seed: UInt8 = 3) -> Data {
 
 /// SHA-256 of `data` in lowercase hexadecimal, as the loopback server reports it.
 func sha256Hex(_ data: Data) -> String {
-    LoopbackSHA256.hex(LoopbackSHA256.hash(data))
+    SHA256.hex(SHA256.hash(data))
 }
 
 /// POSTs a multipart form; the server answers with what it saw of the body.

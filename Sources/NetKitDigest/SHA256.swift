@@ -1,12 +1,17 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
-/// SHA-256 (FIPS 180-4), computed incrementally, so the server can summarise bodies far larger
-/// than it could hold, and tests can compute the digest they expect the same way.
+/// SHA-256 (FIPS 180-4), computed incrementally: the loopback server summarises bodies far larger than it could
+/// hold, tests compute the digest they expect the same way, and the response cache keeps digests of credentials
+/// and targets on disk in place of the values.
 ///
 /// Written here because the toolchain offers no hash on Linux (CryptoKit is Apple-only) and the
 /// package takes no dependencies. Whole blocks are hashed straight from the caller's memory; only
 /// a trailing partial block (under 64 bytes) is copied.
-package struct LoopbackSHA256: Sendable {
+package struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
@@ -22,7 +27,7 @@ package struct LoopbackSHA256: Sendable {
 
     /// The SHA-256 of `bytes` in one call.
     package static func hash(_ bytes: some ContiguousBytes) -> [UInt8] {
-        var hasher = LoopbackSHA256()
+        var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }

@@ -1,0 +1,299 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NetKitLock
+
+/// A ``ResponseCacheStore`` in a directory: one file per entry (``ResponseCacheEntry/encoded()``), an index of them
+/// in memory, least recently used out first, across launches.
+///
+/// What makes it safe to kill at any moment: an entry is written under a temporary name (`<id>.partial`) and renamed
+/// into place once whole, and rename is atomic, so an entry file is either whole or absent; the next opening removes
+/// the temporary files left behind. Each file ends in a checksum, so one damaged some other way (a disk error, a
+/// power cut before the data reached the disk, a hand edit) is refused when read: skipped, removed, and told to the
+/// logger, never used and never a crash.
+///
+/// The index (``CacheStore``) is rebuilt at opening from the directory listing: names give the keys and identities,
+/// sizes count against the bound, modification times give the order (a use touches its file). It is the only state
+/// under the lock; files are written, read and removed outside it, so a slow disk holds up no other request.
+///
+/// One process holds a directory at a time (an exclusive `flock` on its `lock` file, released when the process
+/// ends however it ends); within the process, every cache opened on the directory shares one store.
+final class DiskCacheStore: ResponseCacheStore {
+    let directory: URL
+    let maximumBytes: Int
+    private let index: Lock<CacheStore<DiskCacheFile>>
+    private let logger: NetworkLogger
+    private let directoryPath: String
+
+    /// The stores open in this process by directory path, with the descriptor that holds each directory's lock.
+    private static let registry = Lock([String: Registration]())
+
+    private struct Registration {
+        /// The `lock` file's descriptor: kept open for the rest of the process once taken, so that the lock never
+        /// lapses between one store of the directory going and another opening.
+        let lockDescriptor: Int32
+        weak var store: DiskCacheStore?
+    }
+
+    /// The store of `directory`: the one already open in this process, or a new one over what earlier launches
+    /// left there.
+    static func open(
+        directory: URL, maximumBytes: Int, logger: NetworkLogger
+    ) throws(ResponseCacheError) -> DiskCacheStore {
+        let directory = directory.standardizedFileURL
+        let path = directory.path(percentEncoded: false)
+        // Under the registry's lock, file I/O included: two caches opened on one directory at once must not both
+        // take its lock or scan it. Opening is rare; requests never wait here.
+        return try registry.withLock { (stores) throws(ResponseCacheError) -> DiskCacheStore in
+            if let store = stores[path]?.store { return store }
+            let descriptor: Int32
+            if let held = stores[path]?.lockDescriptor {
+                descriptor = held
+            } else {
+                descriptor = try Self.lock(directory)
+            }
+            let store = DiskCacheStore(directory: directory, maximumBytes: maximumBytes, logger: logger)
+            stores[path] = Registration(lockDescriptor: descriptor, store: store)
+            return store
+        }
+    }
+
+    private init(directory: URL, maximumBytes: Int, logger: NetworkLogger) {
+        self.directory = directory
+        self.directoryPath = directory.path(percentEncoded: false)
+        self.maximumBytes = max(0, maximumBytes)
+        self.logger = logger
+        self.index = Lock(CacheStore(maximumBytes: maximumBytes))
+        let found = Self.scan(directoryPath)
+        let removed = index.withLock { index in
+            found.flatMap { index.insert($0, id: $0.id, key: $0.key, size: $0.size, replacing: []).removed }
+        }
+        for file in removed { delete(file) }
+    }
+
+    var currentBytes: Int { index.withLock { $0.currentBytes } }
+
+    var count: Int { index.withLock { $0.count } }
+
+    func entries(forKey key: String) -> [ResponseCacheEntry] {
+        let files = index.withLock { $0.items(forKey: key) }
+        return files.compactMap { file in
+            let entry: ResponseCacheEntry
+            do throws(ResponseCacheError) {
+                guard let data = try Self.read(path(of: file), limit: maximumBytes) else {
+                    // Removed by hand, or by another call since the index was read: no longer an entry.
+                    _ = index.withLock { $0.remove([file.id]) }
+                    return nil
+                }
+                entry = try ResponseCacheEntry(encoded: data)
+                guard entry.id == file.id, entry.key == file.key else {
+                    throw ResponseCacheError.damagedEntry(reason: "its contents belong to another entry")
+                }
+            } catch {
+                logger.log(
+                    .error,
+                    "NetKit's response cache skipped the entry \(file.name) in \(directoryPath) and removed it: "
+                        + (error.errorDescription ?? "damaged"))
+                _ = index.withLock { $0.remove([file.id]) }
+                delete(file)
+                return nil
+            }
+            // The modification time is the order across launches: the use makes it the most recent.
+            _ = utimensat(AT_FDCWD, path(of: file), nil, 0)
+            return entry
+        }
+    }
+
+    @discardableResult
+    func insert(_ entry: ResponseCacheEntry, replacing replaced: [UUID]) -> Bool {
+        let data = entry.encoded()
+        let file = DiskCacheFile(id: entry.id, key: entry.key, size: data.count)
+        guard data.count <= maximumBytes else {
+            remove(replaced, forKey: entry.key)
+            return false
+        }
+        do {
+            try write(data, to: file)
+        } catch {
+            logger.log(.error, "NetKit's response cache could not store an entry in \(directoryPath): \(error)")
+            remove(replaced, forKey: entry.key)
+            return false
+        }
+        let removed = index.withLock {
+            $0.insert(file, id: file.id, key: file.key, size: file.size, replacing: replaced).removed
+        }
+        for file in removed { delete(file) }
+        return true
+    }
+
+    func remove(_ ids: [UUID], forKey key: String) {
+        for file in index.withLock({ $0.remove(ids) }) { delete(file) }
+    }
+
+    func removeAll(forKey key: String) {
+        for file in index.withLock({ $0.removeAll(forKey: key) }) { delete(file) }
+    }
+
+    func removeAll() {
+        for file in index.withLock({ $0.removeAll() }) { delete(file) }
+    }
+
+    // MARK: Files
+
+    private func path(of file: DiskCacheFile) -> String {
+        directoryPath + "/" + file.name
+    }
+
+    private func delete(_ file: DiskCacheFile) {
+        _ = unlink(path(of: file))
+    }
+
+    /// Writes `data` whole under a temporary name, then renames it to `file`'s name.
+    private func write(_ data: Data, to file: DiskCacheFile) throws(WriteFailure) {
+        let partial = directoryPath + "/" + file.id.uuidString + DiskCacheFile.partialSuffix
+        let descriptor = posixOpen(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw WriteFailure("cannot create \(partial)", errno) }
+        let failure: Int32? = data.withUnsafeBytes { bytes in
+            var done = 0
+            // Each round writes at least one byte or fails: at most `bytes.count` rounds.
+            while done < bytes.count {
+                let count = posixWrite(descriptor, bytes.baseAddress! + done, bytes.count - done)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += count
+            }
+            return nil
+        }
+        let closed = close(descriptor)
+        if let code = failure ?? (closed == 0 ? nil : errno) {
+            _ = unlink(partial)
+            throw WriteFailure("cannot write \(partial)", code)
+        }
+        guard rename(partial, path(of: file)) == 0 else {
+            let code = errno
+            _ = unlink(partial)
+            throw WriteFailure("cannot rename \(partial)", code)
+        }
+    }
+
+    /// The contents of the file at `path`, or `nil` when there is none.
+    /// - Throws: when it cannot be read, or holds more than `limit` bytes (no entry this store writes does).
+    private static func read(_ path: String, limit: Int) throws(ResponseCacheError) -> Data? {
+        let descriptor = posixOpen(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw failure("cannot open \(path)", errno)
+        }
+        defer { _ = close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure("cannot read the size of \(path)", errno) }
+        let size = Int(status.st_size)
+        guard size <= limit else { throw .damagedEntry(reason: "\(size) bytes, more than the cache's bound") }
+        var data = Data(count: size)
+        let outcome: Int32? = data.withUnsafeMutableBytes { bytes in
+            var done = 0
+            while done < size {
+                let count = posixRead(descriptor, bytes.baseAddress! + done, size - done)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                // Shorter than its size a moment ago: the checksum will refuse what was read.
+                if count == 0 { break }
+                done += count
+            }
+            return nil
+        }
+        if let code = outcome { throw failure("cannot read \(path)", code) }
+        return data
+    }
+
+    /// Makes `directory` if it is missing and takes its lock, returning the lock file's descriptor.
+    private static func lock(_ directory: URL) throws(ResponseCacheError) -> Int32 {
+        let path = directory.path(percentEncoded: false)
+        do {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .directoryUnusable(path: path, reason: "it cannot be made (\(error.localizedDescription))")
+        }
+        let descriptor = posixOpen(path + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw .directoryUnusable(path: path, reason: "its lock file cannot be made: \(describe(errno))")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            _ = close(descriptor)
+            if code == EWOULDBLOCK { throw .directoryInUse(path: path) }
+            throw .directoryUnusable(path: path, reason: "its lock cannot be taken: \(describe(code))")
+        }
+        return descriptor
+    }
+
+    /// The entry files in `path`, oldest used first; temporary files left by a process that ended while writing
+    /// are removed.
+    private static func scan(_ path: String) -> [DiskCacheFile] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        var found: [(file: DiskCacheFile, modified: timespec)] = []
+        for name in names {
+            let full = path + "/" + name
+            if name.hasSuffix(DiskCacheFile.partialSuffix) {
+                _ = unlink(full)
+                continue
+            }
+            var status = stat()
+            guard lstat(full, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                let file = DiskCacheFile(name: name, size: Int(status.st_size))
+            else { continue }
+            #if canImport(Darwin)
+            found.append((file, status.st_mtimespec))
+            #else
+            found.append((file, status.st_mtim))
+            #endif
+        }
+        found.sort {
+            ($0.modified.tv_sec, $0.modified.tv_nsec, $0.file.name)
+                < ($1.modified.tv_sec, $1.modified.tv_nsec, $1.file.name)
+        }
+        return found.map(\.file)
+    }
+
+    private static func failure(_ what: String, _ code: Int32) -> ResponseCacheError {
+        .damagedEntry(reason: "\(what): \(describe(code))")
+    }
+
+    /// Why an entry could not be written (a full disk, say): the entry is then not stored, and the request it came
+    /// with goes on.
+    private struct WriteFailure: Error, CustomStringConvertible {
+        let description: String
+
+        init(_ what: String, _ code: Int32) {
+            description = "\(what): \(describe(code))"
+        }
+    }
+}
+
+/// `strerror(3)` as text.
+private func describe(_ code: Int32) -> String {
+    String(cString: strerror(code))
+}
+
+// The C calls by names the class's own members cannot shadow.
+private func posixOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { open(path, flags, mode) }
+private func posixRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
