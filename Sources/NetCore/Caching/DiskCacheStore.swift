@@ -25,21 +25,26 @@ import NetKitLock
 /// sizes count against the bound, modification times give the order (a use touches its file). It is the only state
 /// under the lock; files are written, read and removed outside it, so a slow disk holds up no other request.
 ///
-/// One process holds a directory at a time (an exclusive `flock` on its `lock` file, released when the process
-/// ends however it ends); within the process, every cache opened on the directory shares one store.
+/// One process holds a directory at a time (an exclusive `flock` on its `lock` file, released when the last cache of
+/// the directory goes, or when the process ends however it ends); within the process, every cache opened on the
+/// directory shares one store.
 final class DiskCacheStore: ResponseCacheStore {
     let directory: URL
     let maximumBytes: Int
     private let index: Lock<CacheStore<DiskCacheFile>>
     private let logger: NetworkLogger
     private let directoryPath: String
+    /// The last time stamped on a file: stamps only grow, a nanosecond apart at least, since the file system's own
+    /// times move in ticks of milliseconds and would leave the order of quick uses to chance.
+    private let lastStamp = Lock(timespec(tv_sec: 0, tv_nsec: 0))
 
-    /// The stores open in this process by directory path, with the descriptor that holds each directory's lock.
+    /// The lock file's descriptor, which holds the directory's `flock` for as long as a store of it lives.
+    private let lockDescriptor: Int32
+
+    /// The store open in this process on each directory path, with the descriptor that holds the directory's lock.
     private static let registry = Lock([String: Registration]())
 
     private struct Registration {
-        /// The `lock` file's descriptor: kept open for the rest of the process once taken, so that the lock never
-        /// lapses between one store of the directory going and another opening.
         let lockDescriptor: Int32
         weak var store: DiskCacheStore?
     }
@@ -56,28 +61,46 @@ final class DiskCacheStore: ResponseCacheStore {
         return try registry.withLock { (stores) throws(ResponseCacheError) -> DiskCacheStore in
             if let store = stores[path]?.store { return store }
             let descriptor: Int32
-            if let held = stores[path]?.lockDescriptor {
-                descriptor = held
+            if let dying = stores[path] {
+                // The last store of the directory is being deinitialised and has not let go of the lock yet: this
+                // store takes it over (its deinit then sees a living store registered and leaves it open).
+                descriptor = dying.lockDescriptor
             } else {
                 descriptor = try Self.lock(directory)
             }
-            let store = DiskCacheStore(directory: directory, maximumBytes: maximumBytes, logger: logger)
+            let store = DiskCacheStore(
+                directory: directory, maximumBytes: maximumBytes, logger: logger, lockDescriptor: descriptor)
             stores[path] = Registration(lockDescriptor: descriptor, store: store)
             return store
         }
     }
 
-    private init(directory: URL, maximumBytes: Int, logger: NetworkLogger) {
+    private init(directory: URL, maximumBytes: Int, logger: NetworkLogger, lockDescriptor: Int32) {
         self.directory = directory
         self.directoryPath = directory.path(percentEncoded: false)
         self.maximumBytes = max(0, maximumBytes)
         self.logger = logger
+        self.lockDescriptor = lockDescriptor
         self.index = Lock(CacheStore(maximumBytes: maximumBytes))
         let found = Self.scan(directoryPath)
         let removed = index.withLock { index in
             found.flatMap { index.insert($0, id: $0.id, key: $0.key, size: $0.size, replacing: []).removed }
         }
         for file in removed { delete(file) }
+    }
+
+    deinit {
+        let path = directoryPath
+        let descriptor = lockDescriptor
+        Self.registry.withLock { stores in
+            // Unless a new store of the directory took the lock over meanwhile, let it go: another process may now
+            // open the directory.
+            guard let registration = stores[path], registration.lockDescriptor == descriptor,
+                registration.store == nil
+            else { return }
+            stores[path] = nil
+            _ = closeDescriptor(descriptor)
+        }
     }
 
     var currentBytes: Int { index.withLock { $0.currentBytes } }
@@ -107,8 +130,7 @@ final class DiskCacheStore: ResponseCacheStore {
                 delete(file)
                 return nil
             }
-            // The modification time is the order across launches: the use makes it the most recent.
-            _ = utimensat(AT_FDCWD, path(of: file), nil, 0)
+            stamp(file)
             return entry
         }
     }
@@ -128,6 +150,7 @@ final class DiskCacheStore: ResponseCacheStore {
             remove(replaced, forKey: entry.key)
             return false
         }
+        stamp(file)
         let removed = index.withLock {
             $0.insert(file, id: file.id, key: file.key, size: file.size, replacing: replaced).removed
         }
@@ -151,6 +174,25 @@ final class DiskCacheStore: ResponseCacheStore {
 
     private func path(of file: DiskCacheFile) -> String {
         directoryPath + "/" + file.name
+    }
+
+    /// Makes `file` the most recently used for later openings too, whose order is the files' modification times.
+    private func stamp(_ file: DiskCacheFile) {
+        var now = timespec()
+        _ = clock_gettime(CLOCK_REALTIME, &now)
+        var times = lastStamp.withLock { last -> [timespec] in
+            if (now.tv_sec, now.tv_nsec) <= (last.tv_sec, last.tv_nsec) {
+                now = last
+                now.tv_nsec += 1
+                if now.tv_nsec >= 1_000_000_000 {
+                    now.tv_sec += 1
+                    now.tv_nsec = 0
+                }
+            }
+            last = now
+            return [now, now]
+        }
+        _ = utimensat(AT_FDCWD, path(of: file), &times, 0)
     }
 
     private func delete(_ file: DiskCacheFile) {
@@ -282,6 +324,11 @@ final class DiskCacheStore: ResponseCacheStore {
             description = "\(what): \(describe(code))"
         }
     }
+}
+
+/// `close(2)`, by a name the class's members cannot shadow.
+private func closeDescriptor(_ descriptor: Int32) -> Int32 {
+    close(descriptor)
 }
 
 /// `strerror(3)` as text.

@@ -94,7 +94,7 @@ public final class ResponseCache: Sendable {
     ///   the same type: the instances of a process are gone after it.
     /// - One process at a time: opening a directory another process holds throws
     ///   ``ResponseCacheError/directoryInUse(path:)``. Within a process, caches opened on one directory share its
-    ///   files, bound and order (the bound of the first opened).
+    ///   files, bound and order (the bound of the first opened); the directory is let go when the last of them goes.
     ///
     /// - Throws: ``ResponseCacheError/directoryUnusable(path:reason:)`` when the directory cannot be made or used,
     ///   ``ResponseCacheError/directoryInUse(path:)`` when another process holds it.
