@@ -164,7 +164,8 @@ let package = Package(
         // The writer the disk cache's crash test kills at random points; a test helper, no product.
         .executableTarget(name: "netkit-cache-writer", dependencies: ["NetCore"], swiftSettings: strictSwift),
         .executableTarget(
-            name: "netkit-bench", dependencies: ["NetKit", "LoopbackServer", "NetKitLock", "NetKitDigest"], swiftSettings: strictSwift),
+            name: "netkit-bench", dependencies: ["NetKit", "LoopbackServer", "NetKitLock", "NetKitDigest"],
+            swiftSettings: strictSwift),
 
         .testTarget(name: "NetMultipartTests", dependencies: ["NetMultipart", "NetCore"], swiftSettings: strictSwift),
         // netkit-cache-writer: the process the disk cache's crash test kills (DiskCacheCrashTests).

@@ -31,7 +31,9 @@ struct DiskCacheStoreTests {
         }
     }
 
-    static func open(_ scratch: Scratch, maximumBytes: Int = 1 << 20, lines: LockedLines = LockedLines()) throws -> ResponseCache {
+    static func open(_ scratch: Scratch, maximumBytes: Int = 1 << 20, lines: LockedLines = LockedLines()) throws
+        -> ResponseCache
+    {
         try ResponseCache(directory: scratch.url, maximumBytes: maximumBytes, logger: lines.logger)
     }
 
@@ -236,7 +238,6 @@ struct DiskCacheStoreTests {
         #expect((directory[.posixPermissions] as? Int) == 0o700)
     }
 }
-
 
 /// A descriptor of `path` (made if missing) holding its exclusive lock, as another process's cache would; `nil` when
 /// it cannot be had.

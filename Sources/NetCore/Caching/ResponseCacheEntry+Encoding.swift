@@ -66,7 +66,9 @@ extension ResponseCacheEntry {
             throw .damagedEntry(reason: "format version \(bytes[Self.magic.count]), this NetKit reads \(Self.version)")
         }
         let stored = EntryReader.littleEndian(UInt32.self, bytes[(bytes.count - 4)...])
-        let computed = bytes.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[..<(bytes.count - 4)])) }
+        let computed = bytes.withUnsafeBytes {
+            CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[..<(bytes.count - 4)]))
+        }
         guard stored == computed else {
             throw .damagedEntry(reason: "its checksum does not match its contents (truncated or altered)")
         }

@@ -49,9 +49,11 @@ final class KeyValueCacheStore: ResponseCacheStore {
             storage.rows.append(Row(id: entry.id, key: entry.key, bytes: bytes, lastUsed: storage.uses))
             // The least recently used go first until the bound holds.
             var total = storage.rows.reduce(0) { $0 + $1.bytes.count }
-            while total > maximumBytes, let oldest = storage.rows.indices.min(by: {
-                storage.rows[$0].lastUsed < storage.rows[$1].lastUsed
-            }) {
+            while total > maximumBytes,
+                let oldest = storage.rows.indices.min(by: {
+                    storage.rows[$0].lastUsed < storage.rows[$1].lastUsed
+                })
+            {
                 total -= storage.rows.remove(at: oldest).bytes.count
             }
             return true
