@@ -170,7 +170,7 @@ let package = Package(
         .testTarget(name: "NetMultipartTests", dependencies: ["NetMultipart", "NetCore"], swiftSettings: strictSwift),
         // netkit-cache-writer: the process the disk cache's crash test kills (DiskCacheCrashTests).
         .testTarget(
-            name: "NetCoreTests", dependencies: ["NetCore", "NetKitLock", "netkit-cache-writer"],
+            name: "NetCoreTests", dependencies: ["NetCore", "NetKitLock", "NetKitDigest", "netkit-cache-writer"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "NetTransportTests",

@@ -47,5 +47,6 @@ let package = Package(
         harness("fuzz-cookies", ["NetCore"]),
         harness("fuzz-link-header", ["NetCore"]),
         harness("fuzz-cache-headers", ["NetCore"], reachesPackage: true),
+        harness("fuzz-cache-entry", ["NetCore"]),
     ]
 )

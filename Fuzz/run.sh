@@ -13,7 +13,7 @@ shift || true
 harnesses=("$@")
 if [ "${#harnesses[@]}" -eq 0 ]; then
     harnesses=(fuzz-line-splitter fuzz-ndjson fuzz-sse-parser fuzz-multipart fuzz-request-url fuzz-header-fields
-        fuzz-cookies fuzz-cache-headers fuzz-link-header)
+        fuzz-cookies fuzz-cache-headers fuzz-cache-entry fuzz-link-header)
 fi
 
 echo "== building the harnesses (-sanitize=fuzzer,address)"

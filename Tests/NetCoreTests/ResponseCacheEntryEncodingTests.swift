@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NetCore
+import NetKitDigest
 
 /// An entry as bytes (what the disk store and a user's store keep): read back whole, matching the same callers,
 /// holding no credential or request value in clear, and refused — never trusted, never a crash — when the bytes are
@@ -130,5 +131,20 @@ struct ResponseCacheEntryEncodingTests {
         } catch {
             #expect(error.errorDescription?.contains("version 9") == true)
         }
+    }
+}
+
+extension ResponseCacheEntryEncodingTests {
+    @Test("lengths whose sum overflows are refused, not trapped on (found by fuzz-cache-entry)")
+    func overflowingLengths() throws {
+        // Magic, version, a metadata length of 174 and a body length of 2^64 − 7, then a checksum that fits.
+        var bytes: [UInt8] =
+            Array("NKCE".utf8) + [1, 0, 0, 0] + [0xAE, 0, 0, 0] + [0xF9] + Array(repeating: 0xFF, count: 7)
+        bytes += Array(repeating: 0x61, count: 40)
+        let checksum = bytes.withUnsafeBytes { CRC32.checksum($0) }
+        for shift in stride(from: 0, to: 32, by: 8) {
+            bytes.append(UInt8(truncatingIfNeeded: checksum >> UInt32(shift)))
+        }
+        #expect(throws: ResponseCacheError.self) { try ResponseCacheEntry(encoded: Data(bytes)) }
     }
 }

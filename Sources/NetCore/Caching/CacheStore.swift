@@ -10,7 +10,7 @@ import Foundation
 /// Storing past the bound removes the least recently used items first (a lookup counts as a use of every item of
 /// its key); an item larger than the bound on its own is not stored. Every change returns the items it removed, so
 /// that the owner can act on them (the disk store deletes their files) outside its lock.
-struct CacheStore<Item: Sendable>: Sendable {
+package struct CacheStore<Item: Sendable>: Sendable {
     private struct Node: Sendable {
         var key: String
         var item: Item
@@ -22,9 +22,9 @@ struct CacheStore<Item: Sendable>: Sendable {
     }
 
     /// The most bytes the items may count together.
-    let maximumBytes: Int
+    package let maximumBytes: Int
     /// The bytes the items count.
-    private(set) var currentBytes = 0
+    package private(set) var currentBytes = 0
     private var nodes: [UUID: Node] = [:]
     /// The items filed under each key, in the order they were inserted.
     private var variants: [String: [UUID]] = [:]
@@ -32,15 +32,15 @@ struct CacheStore<Item: Sendable>: Sendable {
     private var oldest: UUID?
 
     /// An empty store.
-    init(maximumBytes: Int) {
+    package init(maximumBytes: Int) {
         self.maximumBytes = max(0, maximumBytes)
     }
 
     /// The number of items.
-    var count: Int { nodes.count }
+    package var count: Int { nodes.count }
 
     /// The items from the most to the least recently used, with their keys.
-    var itemsByRecency: [(key: String, item: Item)] {
+    package var itemsByRecency: [(key: String, item: Item)] {
         var result: [(key: String, item: Item)] = []
         var id = newest
         while let current = id, let node = nodes[current] {
@@ -51,7 +51,7 @@ struct CacheStore<Item: Sendable>: Sendable {
     }
 
     /// The items filed under `key`, in the order they were inserted, each counted as used.
-    mutating func items(forKey key: String) -> [Item] {
+    package mutating func items(forKey key: String) -> [Item] {
         guard let ids = variants[key] else { return [] }
         for id in ids { touch(id) }
         return ids.compactMap { nodes[$0]?.item }
@@ -60,7 +60,7 @@ struct CacheStore<Item: Sendable>: Sendable {
     /// Files `item` (identified by `id`, counting `size` bytes) under `key` after removing the items of `replaced`,
     /// then removes the least recently used until the bound holds.
     /// - Returns: whether the item was stored (not when larger than the bound), and every item removed.
-    mutating func insert(
+    package mutating func insert(
         _ item: Item, id: UUID, key: String, size: Int, replacing replaced: [UUID]
     ) -> (stored: Bool, removed: [Item]) {
         var removed = remove(replaced + [id])
@@ -78,17 +78,17 @@ struct CacheStore<Item: Sendable>: Sendable {
     }
 
     /// Removes the items `ids` names (those it holds).
-    mutating func remove(_ ids: [UUID]) -> [Item] {
+    package mutating func remove(_ ids: [UUID]) -> [Item] {
         ids.compactMap { removeNode($0) }
     }
 
     /// Removes every item filed under `key`.
-    mutating func removeAll(forKey key: String) -> [Item] {
+    package mutating func removeAll(forKey key: String) -> [Item] {
         remove(variants[key] ?? [])
     }
 
     /// Removes everything.
-    mutating func removeAll() -> [Item] {
+    package mutating func removeAll() -> [Item] {
         let items = nodes.values.map(\.item)
         nodes.removeAll()
         variants.removeAll()

@@ -75,7 +75,9 @@ extension ResponseCacheEntry {
         var reader = EntryReader(bytes[(Self.magic.count + 4)..<(bytes.count - 4)])
         let metaCount = Int(try reader.integer(UInt32.self))
         let bodyCount = try reader.integer(UInt64.self)
-        guard UInt64(reader.remaining) == UInt64(metaCount) + bodyCount else {
+        // Added without overflow: a damaged length may be anything.
+        let (total, overflow) = bodyCount.addingReportingOverflow(UInt64(metaCount))
+        guard !overflow, total == UInt64(reader.remaining) else {
             throw .damagedEntry(reason: "its lengths do not add up to its size")
         }
         var meta = EntryReader(try reader.slice(metaCount))
