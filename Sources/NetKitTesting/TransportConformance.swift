@@ -19,6 +19,10 @@ import NetCore
 /// - no unbounded buffering: a streamed response body reaches the caller while it is still arriving, a streamed
 ///   request body reaches the server while it is still being produced (each held back behind a signal, never a
 ///   sleep, so a transport that gathers a body into memory first fails with a message that says so).
+/// - the engine's response cache over the transport, a check per rule, each named after its section (`cache: RFC
+///   9111 §5.1 Age`): strict `Expires`, `Age`, explicit and heuristic freshness, a 304 that updates the stored
+///   fields, `Vary`, `immutable`, `must-understand`, invalidation by `POST` and `PROPFIND`,
+///   `stale-while-revalidate` and `stale-if-error`.
 ///
 /// The suite is a library of async checks that throw a descriptive ``TransportConformanceFailure``; it does not
 /// depend on a test framework, so it runs from Swift Testing and XCTest alike:
@@ -46,8 +50,8 @@ public enum TransportConformance {
             headBeforeBody, headTime, incrementalStreaming, responseBodyNotGathered, requestBodyNotGathered,
             droppedBody, shortBody,
             cancellationBeforeHead, cancellationDuringBody, abandonedBody,
-            redirects, caching, refusedConnection, idleTimeout, oversizedDeclaredLength,
-        ]
+            redirects, refusedConnection, idleTimeout, oversizedDeclaredLength,
+        ] + cachingChecks
     }
 
     /// Runs every check against `transport`, one after another, and reports every failure at once. When the

@@ -17,6 +17,9 @@ extension NetworkLogRecord {
         if let requestID { metadata["netkit.request_id"] = .string(requestID) }
         if let operationID { metadata["netkit.operation_id"] = .string(operationID) }
         if let error { metadata["netkit.error"] = .string(error) }
+        if !cacheEvents.isEmpty {
+            metadata["netkit.cache_events"] = .array(cacheEvents.map { .string($0.description) })
+        }
         return metadata
     }
 

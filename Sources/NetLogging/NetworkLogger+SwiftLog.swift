@@ -28,13 +28,14 @@ extension NetworkLogger {
     /// | `http.request.method` | `GET` | always but for plain messages |
     /// | `url.full` | `https://api.example.com/v1/todos?state=…`, query values hidden | always but for plain messages |
     /// | `http.response.status_code` | `200` | a response arrived, or a failure had a status |
-    /// | `netkit.event` | `attempt`, `reattempt`, `response`, `failure`, `cancellation`, `curl`, `message` | always |
+    /// | `netkit.event` | `attempt`, `reattempt`, `response`, `failure`, `cancellation`, `curl`, `message`, `cache` | always |
     /// | `netkit.attempt` | `1`, `2`… (the attempts sent, for a failure or cancellation) | per attempt |
     /// | `netkit.duration_ms` | `18.4`: the attempt's (response) or the request's (failure, cancellation) | timed records |
     /// | `netkit.request_number` | NetKit's number for the request, unique in the process | request records |
     /// | `netkit.request_id` | the `X-Request-ID` header's value (see `RequestIDPlugin`) | when the request has one |
     /// | `netkit.operation_id` | the OpenAPI `operationId` (`TransportRequest.operationID`) | when set |
     /// | `netkit.error` | the error, described without URLs, headers or query values | failures |
+    /// | `netkit.cache_events` | `["miss", "not stored: no-store"]`: what the response cache did (`CacheEvent`) | `cache` |
     ///
     /// Secrets are hidden exactly as in NetKit's other log lines: `Authorization`, `Cookie` and other secret
     /// headers are never copied, query values are hidden as the plugin's `RedactionRules` say.

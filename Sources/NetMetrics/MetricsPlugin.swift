@@ -3,7 +3,7 @@ import CoreMetrics
 import NetCore
 
 /// Counts and times every request on swift-metrics: requests by method, host and status class, their duration,
-/// retries, credential refreshes, body bytes, and how many are in flight.
+/// retries, credential refreshes, body bytes, how many are in flight, and what the response cache did.
 ///
 /// ```swift
 /// import CoreMetrics
@@ -24,6 +24,14 @@ import NetCore
 /// | `netkit_http_client_request_body_bytes_total` | counter | method, host | request body bytes sent, all attempts |
 /// | `netkit_http_client_response_body_bytes_total` | counter | method, host | response body bytes read, all attempts |
 /// | `netkit_http_client_requests_in_flight` | meter | method, host | requests started and not yet ended |
+/// | `netkit_http_client_cache_events_total` | counter | method, host, event, reason | what the response cache did (``NetCore/CacheEvent``), one per event of the request's ``NetCore/RequestMetrics/cacheEvents`` |
+///
+/// `event` is ``NetCore/CacheEvent/name``: `hit`, `miss`, `revalidated`, `stale`, `stored`, `not_stored`,
+/// `invalidated` or `unavailable`. `reason` is there only for `stale` and `not_stored`, a fixed word
+/// (``NetCore/CacheEvent/reasonName``): `while_revalidate`, `error_status`, `connection_failure`, `max_stale`;
+/// `incomplete`, `status`, `no_store`, `must_understand`, `vary_star`, `needs_freshness`, `no_cache_no_validator`,
+/// `no_freshness_no_validator`, `too_large`. The background validation `stale-while-revalidate` starts ends after
+/// its request, and is not counted.
 ///
 /// Every metric also has the dimension `operation` when the request names one
 /// (``NetCore/TransportRequest/operationID``, an OpenAPI `operationId`). `status_class` is `1xx`…`5xx` from the last
@@ -108,6 +116,11 @@ public struct MetricsPlugin: Plugin {
             .increment(by: metrics.bytesSent)
         Counter(label: name("response_body_bytes_total"), dimensions: dimensions, factory: factory)
             .increment(by: metrics.bytesReceived)
+        for event in metrics.cacheEvents {
+            var cached = Self.inserting(("event", event.name), into: dimensions)
+            if let reason = event.reasonName { cached.insert(("reason", reason), at: min(3, cached.count)) }
+            Counter(label: name("cache_events_total"), dimensions: cached, factory: factory).increment()
+        }
     }
 
     /// `<prefix>_http_client_<metric>`.

@@ -33,6 +33,7 @@ import Tracing
 /// | `http.request.resend_count` | `1`, `2`… on the attempts after the first (the request span: on its last) |
 /// | `error.type` | the status code (`500`) for a status of 400 or more, else the error's type (`TransportError`, `CancellationError`); an attempt that got no response and was tried again: `_OTHER` |
 /// | `netkit.operation_id` | the operation, when set |
+/// | `netkit.cache_events` | the request span only, when the response cache took part: what it did, in order (``NetCore/RequestMetrics/cacheEvents`` as their descriptions: `["miss", "stored"]`, `["hit"]`) |
 ///
 /// A span with `error.type` has status error; the request span also records the error, as a ``RedactedError`` so
 /// that no exporter writes out a URL or a header. No header value ever becomes an attribute.
@@ -140,6 +141,10 @@ public struct TracingPlugin: Plugin {
             case .failure: trace.lastStatus
             }
         if trace.resends > 0 { trace.request.updateAttributes { $0["http.request.resend_count"] = trace.resends } }
+        if !metrics.cacheEvents.isEmpty {
+            let events = metrics.cacheEvents.map(\.description)
+            trace.request.updateAttributes { $0["netkit.cache_events"] = events }
+        }
         if let error { trace.request.recordError(RedactedError(error)) }
         Self.end(trace.request, status: status, error: error)
     }

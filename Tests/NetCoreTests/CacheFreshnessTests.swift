@@ -135,9 +135,9 @@ struct CacheFreshnessTests {
         #expect(CachePolicy.use(entry, request: CacheControl("max-age=30"), at: at30) == .serve(age: 30))
         #expect(CachePolicy.use(entry, request: CacheControl("min-fresh=40"), at: at30) == .validate)
         let at90 = Self.t0.addingTimeInterval(90)
-        #expect(CachePolicy.use(entry, request: CacheControl("max-stale=30"), at: at90) == .serve(age: 90))
+        #expect(CachePolicy.use(entry, request: CacheControl("max-stale=30"), at: at90) == .serveStale(age: 90))
         #expect(CachePolicy.use(entry, request: CacheControl("max-stale=29"), at: at90) == .validate)
-        #expect(CachePolicy.use(entry, request: CacheControl("max-stale"), at: at90) == .serve(age: 90))
+        #expect(CachePolicy.use(entry, request: CacheControl("max-stale"), at: at90) == .serveStale(age: 90))
         let strict = try Self.stored([("Cache-Control", "max-age=60, must-revalidate")])
         #expect(CachePolicy.use(strict, request: CacheControl("max-stale"), at: at90) == .validate)
     }
@@ -170,27 +170,43 @@ struct CacheFreshnessTests {
 
     @Test("stored: complete final responses that can be validated or stay fresh; private ones too")
     func stores() throws {
-        func stores(_ status: Int, _ pairs: [(String, String)], complete: Bool = true, request: String = "") throws
-            -> Bool
-        {
-            CachePolicy.stores(
-                try Self.head(status, pairs), isComplete: complete, request: CacheControl(request),
-                requestTime: Self.t0, responseTime: Self.t0)
-        }
-        #expect(try stores(200, [("ETag", #""a""#)]))
-        #expect(try stores(203, [("Cache-Control", "max-age=10")]))
-        #expect(try stores(204, [("Last-Modified", Self.t0Text)]))
-        #expect(try stores(200, [("Cache-Control", "private, max-age=10")]))
-        #expect(try !stores(200, []), "neither fresh nor validatable: useless")
-        #expect(try !stores(200, [("Cache-Control", "max-age=10, no-cache")]), "must be validated but cannot be")
-        #expect(try !stores(200, [("Cache-Control", "no-store"), ("ETag", #""a""#)]))
-        #expect(try !stores(200, [("ETag", #""a""#)], request: "no-store"))
-        #expect(try !stores(200, [("ETag", #""a""#), ("Vary", "Accept, *")]))
-        #expect(try !stores(200, [("ETag", #""a""#)], complete: false))
-        #expect(try !stores(206, [("ETag", #""a""#)]))
-        #expect(try stores(404, [("Cache-Control", "max-age=10")]))
+        #expect(try Self.refusal(200, [("ETag", #""a""#)]) == nil)
+        #expect(try Self.refusal(203, [("Cache-Control", "max-age=10")]) == nil)
+        #expect(try Self.refusal(204, [("Last-Modified", Self.t0Text)]) == nil)
+        #expect(try Self.refusal(200, [("Cache-Control", "private, max-age=10")]) == nil)
+        #expect(try Self.refusal(404, [("Cache-Control", "max-age=10")]) == nil)
+    }
+
+    @Test("a response that is not stored says why: the first rule of RFC 9111 §3 it fails")
+    func refusalReasons() throws {
+        #expect(try Self.refusal(200, []) == .noFreshnessOrValidator, "neither fresh nor validatable: useless")
         #expect(
-            try !stores(500, [("ETag", #""a""#)]), "neither explicit freshness nor a heuristically cacheable status")
+            try Self.refusal(200, [("Cache-Control", "max-age=10, no-cache")]) == .noCacheWithoutValidator,
+            "must be validated but cannot be")
+        #expect(try Self.refusal(200, [("Cache-Control", "no-store"), ("ETag", #""a""#)]) == .noStore)
+        #expect(try Self.refusal(200, [("ETag", #""a""#)], request: "no-store") == .noStore)
+        #expect(try Self.refusal(200, [("ETag", #""a""#), ("Vary", "Accept, *")]) == .varyAsterisk)
+        #expect(try Self.refusal(200, [("ETag", #""a""#)], complete: false) == .incomplete)
+        #expect(try Self.refusal(206, [("ETag", #""a""#)]) == .status)
+        #expect(try Self.refusal(304, [("ETag", #""a""#)]) == .status)
+        #expect(
+            try Self.refusal(599, [("Cache-Control", "max-age=10, no-store, must-understand")]) == .mustUnderstand)
+        #expect(
+            try Self.refusal(500, [("ETag", #""a""#)]) == .statusNeedsExplicitFreshness,
+            "neither explicit freshness nor a heuristically cacheable status")
+        #expect(
+            try Self.refusal(200, [("ETag", #""a""#), ("Cache-Control", "no-store")], complete: false) == .incomplete,
+            "the first rule failed is the one named")
+    }
+
+    /// Why `CachePolicy` does not store a response of `status` with `pairs` to a request with `request`'s
+    /// directives; `nil` when it stores it.
+    static func refusal(_ status: Int, _ pairs: [(String, String)], complete: Bool = true, request: String = "")
+        throws -> CacheEvent.NotStoredReason?
+    {
+        CachePolicy.storageRefusal(
+            try head(status, pairs), isComplete: complete, request: CacheControl(request), requestTime: t0,
+            responseTime: t0)
     }
 
     @Test("the cache takes part in plain GETs only; unsafe successes invalidate")

@@ -180,16 +180,21 @@ let storedRequest = HTTPRequestHead(
 let storedPartition = CredentialPartition(
     storedRequest, credentialFields: .standard, transport: TransportIdentity(HarnessTransport()), cookieJar: nil)
 
-/// `no-store` on either side is never stored and `Vary: *` never is; a stored response's `Age` is a whole number
-/// within 0...2^31; `no-cache` on either side is never served without validation, and what is served has an age.
+/// `no-store` on either side is never stored, and is the reason given (unless `must-understand` lets the
+/// response's be stored); `Vary: *` never is; a stored response's `Age` is a whole number within 0...2^31;
+/// `no-cache` on either side is never served without validation, and what is served has an age.
 func checkStorage(
     _ fields: HTTPHeaderFields, _ request: CacheControl, requestTime: Date, responseTime: Date, now: Date
 ) {
     let response = HTTPResponseHead(statusCode: 200, headerFields: fields)
     let control = CacheControl(fields)
-    let stores = CachePolicy.stores(
+    let refusal = CachePolicy.storageRefusal(
         response, isComplete: true, request: request, requestTime: requestTime, responseTime: responseTime)
-    if control.noStore || request.noStore { check(!stores, "no-store was stored") }
+    let stores = refusal == nil
+    // must-understand stores a response of an understood status (every one here is a 200) despite no-store.
+    if control.noStore && !control.mustUnderstand || request.noStore {
+        check(refusal == .noStore, "no-store was not refused as no-store: \(String(describing: refusal))")
+    }
     guard
         let stored = CachedResponse(
             head: response, body: Data(), request: storedRequest, partition: storedPartition,
@@ -206,6 +211,11 @@ func checkStorage(
     case .serve(let age):
         check(!control.noCache && !request.noCache, "no-cache was served without validation")
         check(age.isFinite && age >= 0, "served at age \(age)")
+    case .serveStale(let age):
+        check(!control.noCache && !request.noCache, "no-cache was served stale without validation")
+        check(!control.mustRevalidate, "must-revalidate was served stale")
+        check(request.maxStale != nil, "served stale without max-stale")
+        check(age.isFinite && age >= 0, "served stale at age \(age)")
     case .serveWhileRevalidating(let age):
         check(!control.noCache && !request.noCache, "no-cache was served stale without validation")
         check(!control.mustRevalidate, "must-revalidate was served stale")

@@ -9,8 +9,10 @@ import Foundation
 package enum CachePolicy {
     /// What the cache may do with a stored response for a request.
     package enum Use: Sendable, Equatable {
-        /// Hand it out without asking the server; it is this old, in seconds.
+        /// Hand it out without asking the server, fresh; it is this old, in seconds.
         case serve(age: Double)
+        /// Hand it out without asking the server although stale, within the request's `max-stale`; it is this old.
+        case serveStale(age: Double)
         /// Hand it out at once although stale, and validate it in the background (`stale-while-revalidate`).
         case serveWhileRevalidating(age: Double)
         /// Ask the server first (conditionally, when the response has a validator).
@@ -74,7 +76,7 @@ package enum CachePolicy {
         if let minFresh = request.minFresh, remaining < Double(minFresh) { return .validate }
         if remaining > 0 { return .serve(age: age) }
         if response.mustRevalidate { return .validate }
-        if let maxStale = request.maxStale, -remaining <= Double(maxStale) { return .serve(age: age) }
+        if let maxStale = request.maxStale, -remaining <= Double(maxStale) { return .serveStale(age: age) }
         if let window = response.staleWhileRevalidate, -remaining <= Double(window) {
             return .serveWhileRevalidating(age: age)
         }
@@ -130,39 +132,44 @@ package enum CachePolicy {
         302, 303, 307,
     ])
 
-    /// Whether a response may be stored and is worth storing (§3): complete, final (not 1xx, not a 206 or 304 that
-    /// only completes another response), to a request whose `Cache-Control` lacks `no-store`, itself without
-    /// `no-store` (unless `must-understand` with a status the cache understands) and without `Vary: *`; with
-    /// explicit freshness, `public` or `private`, or a heuristically cacheable status; and either fresh for a while,
-    /// able to be validated, or usable stale (`stale-while-revalidate`, `stale-if-error`). `private` does not stop it: NetKit's cache is private.
-    package static func stores(
+    /// Why a response may not be stored, or `nil` when it may be stored and is worth storing (§3): complete,
+    /// final (not 1xx, not a 206 or 304 that only completes another response), to a request whose `Cache-Control`
+    /// lacks `no-store`, itself without `no-store` (unless `must-understand` with a status the cache understands) and
+    /// without `Vary: *`; with explicit freshness, `public` or `private`, or a heuristically cacheable status; and
+    /// either fresh for a while, able to be validated, or usable stale (`stale-while-revalidate`,
+    /// `stale-if-error`). `private` does not stop it: NetKit's cache is private.
+    ///
+    /// The reason is the first rule the response fails, in the order above; the one reason this function cannot
+    /// know, a response larger than the cache's bound, is the store's to find (``CacheEvent/NotStoredReason/tooLarge``).
+    package static func storageRefusal(
         _ head: HTTPResponseHead,
         isComplete: Bool,
         request: CacheControl,
         requestTime: Date,
         responseTime: Date
-    ) -> Bool {
+    ) -> CacheEvent.NotStoredReason? {
         let status = head.statusCode
-        guard isComplete, (200..<600).contains(status), status != 206, status != 304, !request.noStore else {
-            return false
-        }
+        guard isComplete else { return .incomplete }
+        guard (200..<600).contains(status), status != 206, status != 304 else { return .status }
+        if request.noStore { return .noStore }
         let fields = head.headerFields
         let control = CacheControl(fields)
         if control.mustUnderstand {
-            guard understoodStatuses.contains(status) else { return false }
+            guard understoodStatuses.contains(status) else { return .mustUnderstand }
         } else if control.noStore {
-            return false
+            return .noStore
         }
-        guard CachedResponse.varyNames(fields) != nil else { return false }
+        guard CachedResponse.varyNames(fields) != nil else { return .varyAsterisk }
         let freshness = CacheFreshness(head: head, requestTime: requestTime, responseTime: responseTime)
         guard
             freshness.isExplicit || control.isPublic || control.isPrivate
                 || CacheFreshness.heuristicallyCacheableStatuses.contains(status)
-        else { return false }
-        if fields.contains("ETag") || fields.contains("Last-Modified") { return true }
+        else { return .statusNeedsExplicitFreshness }
+        if fields.contains("ETag") || fields.contains("Last-Modified") { return nil }
         // Without a validator, a response that must be validated before each use could never be used; one that is
         // stale at once may still answer within its stale-while-revalidate or stale-if-error window.
+        if control.noCache { return .noCacheWithoutValidator }
         let staleWindow = max(control.staleWhileRevalidate ?? 0, control.mustRevalidate ? 0 : control.staleIfError ?? 0)
-        return !control.noCache && (freshness.lifetime > 0 || staleWindow > 0)
+        return freshness.lifetime > 0 || staleWindow > 0 ? nil : .noFreshnessOrValidator
     }
 }

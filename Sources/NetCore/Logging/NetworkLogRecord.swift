@@ -23,6 +23,9 @@ public struct NetworkLogRecord: Sendable, Equatable {
         case curl
         /// A message written with ``NetworkLogger/log(_:_:)``, with no request facts.
         case message
+        /// What the response cache did for the request, written when it ends (`debug`): ``cacheEvents`` holds the
+        /// events.
+        case cache
     }
 
     /// How important the record is.
@@ -50,6 +53,9 @@ public struct NetworkLogRecord: Sendable, Equatable {
     public var operationID: String?
     /// The error a failed request ended with, described without secrets.
     public var error: String?
+    /// What the response cache did for the request (``RequestMetrics/cacheEvents``), on a ``Event/cache`` record;
+    /// empty on the others.
+    public var cacheEvents: [CacheEvent] = []
 
     /// Creates a record; only the level, event and message are required.
     public init(

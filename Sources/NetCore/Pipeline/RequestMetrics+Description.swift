@@ -1,6 +1,7 @@
 extension RequestMetrics: CustomStringConvertible {
     /// One line a log or a `print` can carry: `182.4 ms, head after 95.1 ms, 2 attempts (waited 100.0 ms), 0 B sent,
-    /// 1.2 KiB received`; `running` while the request has not ended.
+    /// 1.2 KiB received`; `running` while the request has not ended; with the cache's events when there are any
+    /// (`…, 0 B received, cache: miss, stored`).
     public var description: String {
         var parts = [end == nil ? "running for \(Self.text(duration))" : Self.text(duration)]
         if let head = timeToResponseHead { parts.append("head after \(Self.text(head))") }
@@ -9,6 +10,7 @@ extension RequestMetrics: CustomStringConvertible {
         parts.append(attempts)
         parts.append("\(Self.text(bytes: bytesSent)) sent")
         parts.append("\(Self.text(bytes: bytesReceived)) received")
+        if !cacheEvents.isEmpty { parts.append("cache: " + cacheEvents.map(\.description).joined(separator: ", ")) }
         return parts.joined(separator: ", ")
     }
 

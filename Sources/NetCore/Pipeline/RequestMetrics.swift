@@ -22,6 +22,14 @@ public struct RequestMetrics: Sendable, Equatable {
     public var bytesSent: Int64
     /// The response body bytes NetKit read, over all attempts.
     public var bytesReceived: Int64
+    /// What the response cache did for the request, in order (``CacheEvent``): empty when no cache is configured or
+    /// the request passed it by (`stream`'s `GET`, a conditional or partial request, a request that says
+    /// `no-store`). A retried or redirected request records each pass.
+    ///
+    /// The background validation that `stale-while-revalidate` starts runs after the request that was answered
+    /// stale has ended: what it comes to (revalidated, stored, not stored) is not part of that request's events,
+    /// nor of any other's.
+    public var cacheEvents: [CacheEvent]
 
     /// Creates metrics for a request starting now.
     public init(start: ContinuousClock.Instant = .now, startDate: Date = Date()) {
@@ -31,6 +39,7 @@ public struct RequestMetrics: Sendable, Equatable {
         self.retryWaits = []
         self.bytesSent = 0
         self.bytesReceived = 0
+        self.cacheEvents = []
     }
 
     /// From ``start`` to ``end`` (to now, while the request runs).

@@ -93,6 +93,12 @@ package final class RequestState: Sendable {
         values.withLock { $0.metrics.retryWaits.append(wait) }
     }
 
+    /// Adds what the cache did to the request's ``RequestMetrics/cacheEvents``.
+    func recordCache(_ events: [CacheEvent]) {
+        guard !events.isEmpty else { return }
+        values.withLock { $0.metrics.cacheEvents.append(contentsOf: events) }
+    }
+
     /// Marks the end and returns the final metrics.
     package func finish() -> RequestMetrics {
         values.withLock { values in

@@ -21,7 +21,7 @@ import Foundation
 ///
 /// | level | lines |
 /// | --- | --- |
-/// | `debug` | `→ GET https://api.example.com/todos?state=…` before each attempt, `← 200 GET https://api.example.com/todos 1.2 KiB in 18 ms` after it |
+/// | `debug` | `→ GET https://api.example.com/todos?state=…` before each attempt, `← 200 GET https://api.example.com/todos 1.2 KiB in 18 ms` after it; at the end of a request the response cache took part in, what it did: `GET https://api.example.com/todos?state=…: cache hit` (``CacheEvent``) |
 /// | `info` | a retry (with its wait) or a resend after a token refresh |
 /// | `notice` | a cancelled request |
 /// | `error` | a failed request, with its error described without secrets |
@@ -151,12 +151,23 @@ public struct LoggingPlugin: Plugin {
         }
     }
 
-    /// Logs a failure at `error` level.
+    /// Logs what the response cache did at `debug` level, when it took part, and a failure at `error` level.
     public func didFinish(
         _ request: TransportRequest, result: Result<ReceivedResponse, any Error>, metrics: RequestMetrics,
         context: PluginContext
     ) async {
         let correlation = logger.isStructured ? ledger.close(context.requestNumber) : nil
+        if !metrics.cacheEvents.isEmpty {
+            logger.log(.debug) {
+                let events = metrics.cacheEvents
+                var cache = record(.debug, .cache, request, correlation: correlation) {
+                    "\($0): cache \(events.map(\.description).joined(separator: ", "))"
+                }
+                cache.requestNumber = context.requestNumber
+                cache.cacheEvents = events
+                return cache
+            }
+        }
         guard case .failure(let error) = result, !(error is CancellationError) else { return }
         logger.log(.error) {
             let description = LogRedaction.describe(error)
@@ -258,13 +269,13 @@ extension LoggingPlugin: SelectivePlugin {
     /// Only the hooks that can write at the logger's level: at the default (`error`) that is a failure's
     /// `didFinish` alone (and `willSend` when curl lines are asked for), and a request that succeeds makes no call
     /// to the plugin at all. A structured logger also takes `prepare` and every `didFinish`, to give the records of
-    /// a request's end its number and ID.
+    /// a request's end its number and ID; at `debug`, every `didFinish` writes what the cache did.
     package var hooks: PluginHooks {
         var hooks: PluginHooks = []
         if logger.isStructured, logger.isEnabled(.error) { hooks.formUnion([.prepare, .didSucceed, .didFail]) }
         // Retries and renewals are written at `info`, every attempt at `debug`. A requested curl line at any level.
         if logger.isEnabled(.info) || (includesCURL && logger.minimumLevel != nil) { hooks.insert(.willSend) }
-        if logger.isEnabled(.debug) { hooks.insert(.didReceive) }
+        if logger.isEnabled(.debug) { hooks.formUnion([.didReceive, .didSucceed, .didFail]) }
         if logger.isEnabled(.notice) { hooks.insert(.wasCancelled) }
         if logger.isEnabled(.error) { hooks.insert(.didFail) }
         return hooks

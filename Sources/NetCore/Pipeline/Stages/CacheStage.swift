@@ -20,6 +20,12 @@ import Foundation
 ///
 /// On the roads that hand the body over unread (`stream`, `forward`) it only invalidates: nothing is answered from
 /// the cache or stored there, since the body is the caller's to read, once.
+///
+/// Each pass records what it did in the request's ``RequestMetrics/cacheEvents``: one answer (hit, served stale,
+/// revalidated, miss, unavailable) followed by what became of the server's response (stored, not stored and why),
+/// or `invalidated`. The events are recorded by ``run(_:road:)`` alone, from what its helpers return, so that the
+/// background validation of `stale-while-revalidate`, which runs those helpers after the request has ended, adds
+/// nothing to the metrics of a request that may still be reading them.
 package struct CacheStage: Sendable {
     package let cache: ResponseCache
     package let state: RequestState
@@ -48,6 +54,7 @@ package struct CacheStage: Sendable {
                 for target in CachePolicy.invalidatedTargets(of: request.head, response: exchange.response.head) {
                     cache.invalidate(target)
                 }
+                state.recordCache([.invalidated])
             }
             return exchange
         }
@@ -58,39 +65,59 @@ package struct CacheStage: Sendable {
             let now = cache.now()
             switch CachePolicy.use(stored, request: directives, at: now) {
             case .serve:
-                return try served(stored, for: request, at: now)
+                return try served(stored, for: request, at: now, recording: [.hit])
+            case .serveStale:
+                return try served(stored, for: request, at: now, recording: [.servedStale(.maxStale)])
             case .serveWhileRevalidating:
                 revalidateInBackground(stored, for: request, partition, directives, road: road)
-                return try served(stored, for: request, at: now)
+                return try served(stored, for: request, at: now, recording: [.servedStale(.staleWhileRevalidate)])
             case .validate:
                 break
             }
         }
-        if directives.onlyIfCached { return unavailable(request) }
+        if directives.onlyIfCached {
+            state.recordCache([.unavailable])
+            return unavailable(request)
+        }
+        let outcome: Outcome
         do {
-            let exchange: Exchange
             if let stored, let conditional = CachePolicy.validation(of: request, for: stored) {
-                exchange = try await validate(
+                outcome = try await validate(
                     stored, with: conditional, for: request, partition, directives, road: road)
             } else {
-                exchange = try await fetch(request, partition, directives, road: road)
+                outcome = try await fetch(request, partition, directives, road: road)
             }
-            if let stored, CachePolicy.isServerError(exchange.response.statusCode),
-                CachePolicy.servesOnError(stored, request: directives, at: cache.now())
-            {
-                return try served(stored, for: request, at: cache.now())
-            }
-            return exchange
         } catch let error as TransportError where error.kind.isTransient && !Task.isCancelled {
             guard let stored, CachePolicy.servesOnError(stored, request: directives, at: cache.now()) else {
+                state.recordCache([.miss])
                 throw error
             }
-            return try served(stored, for: request, at: cache.now())
+            return try served(
+                stored, for: request, at: cache.now(), recording: [.servedStale(.staleIfErrorConnection)])
+        } catch {
+            // Nothing stored answered and the server's answer did not come: a miss that failed.
+            state.recordCache([.miss])
+            throw error
         }
+        if let stored, CachePolicy.isServerError(outcome.exchange.response.statusCode),
+            CachePolicy.servesOnError(stored, request: directives, at: cache.now())
+        {
+            // The error response was kept or refused like any other before the stored one answered in its place.
+            let events = [CacheEvent.servedStale(.staleIfErrorStatus)] + [outcome.storing].compactMap { $0 }
+            return try served(stored, for: request, at: cache.now(), recording: events)
+        }
+        state.recordCache([outcome.answer] + [outcome.storing].compactMap { $0 })
+        return outcome.exchange
     }
 
+    /// What sending a request past the cache came to: the exchange the caller gets unless a stored response
+    /// answers in its place, how it answered (``CacheEvent/miss`` or ``CacheEvent/revalidated``), and what the
+    /// cache did with the response (`nil`: nothing to say, a revalidated response stored again).
+    private typealias Outcome = (exchange: Exchange, answer: CacheEvent, storing: CacheEvent?)
+
     /// Validates `stored` down the rest of `road` after the caller has been answered, once at a time per stored
-    /// response; the outcome only updates the cache.
+    /// response; the outcome only updates the cache, and no event of it is recorded: the request it would belong to
+    /// may have ended already.
     private func revalidateInBackground(
         _ stored: CachedResponse,
         for request: TransportRequest,
@@ -110,9 +137,12 @@ package struct CacheStage: Sendable {
         }
     }
 
-    /// `stored` as the answer, without the network.
-    private func served(_ stored: CachedResponse, for request: TransportRequest, at now: Date) throws -> Exchange {
+    /// `stored` as the answer, without the network, recording `events` once it is sure to answer.
+    private func served(
+        _ stored: CachedResponse, for request: TransportRequest, at now: Date, recording events: [CacheEvent]
+    ) throws -> Exchange {
         try Task.checkCancellation()
+        state.recordCache(events)
         let instant = ContinuousClock.now
         state.recordHead(at: instant)
         let response = TransportResponse(
@@ -139,12 +169,12 @@ package struct CacheStage: Sendable {
         _ partition: CredentialPartition,
         _ directives: CacheControl,
         road: Road
-    ) async throws -> Exchange {
+    ) async throws -> Outcome {
         let requestTime = cache.now()
         let exchange = try await road.runInsideCache(conditional)
         guard exchange.response.statusCode == 304 else {
-            keep(exchange, for: request, partition, directives, requestTime: requestTime)
-            return exchange
+            // A full response: the stored one could not answer after all.
+            return (exchange, .miss, keep(exchange, for: request, partition, directives, requestTime: requestTime))
         }
         guard CachePolicy.validates(exchange.response.head, stored) else {
             // The 304 is about another response than the one stored: ask again, unconditionally.
@@ -154,18 +184,21 @@ package struct CacheStage: Sendable {
         let responseTime = cache.now()
         let (updated, delivered) = stored.updated(
             with: exchange.response.head, requestTime: requestTime, responseTime: responseTime)
-        if CachePolicy.stores(
+        let storing: CacheEvent?
+        if let refusal = CachePolicy.storageRefusal(
             updated.head, isComplete: true, request: directives, requestTime: requestTime, responseTime: responseTime)
         {
-            cache.store(updated, for: request.head)
-        } else {
             cache.remove(for: request.head, in: partition)
+            storing = .notStored(refusal)
+        } else {
+            // The 304's fields can make the entry larger than the whole bound; `store` then drops it.
+            storing = cache.store(updated, for: request.head) ? nil : .notStored(.tooLarge)
         }
         let response = TransportResponse(
             head: delivered, body: ResponseBody(data: stored.body), url: stored.url,
             headReceivedAt: exchange.response.headReceivedAt
         )
-        return Exchange(request: exchange.request, response: response, data: stored.body)
+        return (Exchange(request: exchange.request, response: response, data: stored.body), .revalidated, storing)
     }
 
     /// Sends `request` as it is and stores the response if it may.
@@ -174,34 +207,36 @@ package struct CacheStage: Sendable {
         _ partition: CredentialPartition,
         _ directives: CacheControl,
         road: Road
-    ) async throws -> Exchange {
+    ) async throws -> Outcome {
         let requestTime = cache.now()
         let exchange = try await road.runInsideCache(request)
-        keep(exchange, for: request, partition, directives, requestTime: requestTime)
-        return exchange
+        return (exchange, .miss, keep(exchange, for: request, partition, directives, requestTime: requestTime))
     }
 
-    /// Stores a full response to `request` if it may be stored; a success that may not replaces nothing stale: what
-    /// was stored for the request goes.
+    /// Stores a full response to `request` if it may be stored, and says whether it was; a success that may not
+    /// replaces nothing stale: what was stored for the request goes.
     private func keep(
         _ exchange: Exchange, for request: TransportRequest, _ partition: CredentialPartition,
         _ directives: CacheControl, requestTime: Date
-    ) {
+    ) -> CacheEvent {
         let head = exchange.response.head
         let responseTime = cache.now()
-        let storable = CachePolicy.stores(
+        let refusal = CachePolicy.storageRefusal(
             head, isComplete: !exchange.isTruncated, request: directives, requestTime: requestTime,
             responseTime: responseTime
         )
-        if storable, let body = exchange.data,
+        if refusal == nil, let body = exchange.data,
             let entry = CachedResponse(
                 head: head, body: body, url: exchange.response.url, request: request.head, partition: partition,
                 requestTime: requestTime, responseTime: responseTime
             )
         {
-            cache.store(entry, for: request.head)
-        } else if head.isSuccess {
-            cache.remove(for: request.head, in: partition)
+            // `store` refuses only a response larger than the cache's whole bound.
+            return cache.store(entry, for: request.head) ? .stored : .notStored(.tooLarge)
         }
+        if head.isSuccess { cache.remove(for: request.head, in: partition) }
+        // Without a refusal, what failed is the body (not read into memory: not whole); `Vary: *`, the other way
+        // `CachedResponse` refuses, is a refusal already.
+        return .notStored(refusal ?? .incomplete)
     }
 }
