@@ -26,7 +26,7 @@ package struct CachedResponse: Sendable {
     /// The URL that answered when redirects moved the request elsewhere.
     package let url: URL?
     /// Whose request it answered and what its `Vary` fields held: it answers only requests of the same.
-    package let owner: Owner
+    package private(set) var owner: Owner
     /// How fresh it is.
     package private(set) var freshness: CacheFreshness
     /// What it counts against the cache's bound: body, header fields, and the request values kept with it.
@@ -123,6 +123,19 @@ package struct CachedResponse: Sendable {
         return (copy, deliveredHead)
     }
 
+    /// The response owned by `partition` with `request`'s values of the fields its `Vary` names, exactly: what a
+    /// response read back from bytes (whose owner is digests) becomes when a request that matched it stores it again
+    /// (after a 304), since only the exact owner can be sealed anew or compared in memory.
+    package func owned(by partition: CredentialPartition, for request: HTTPRequestHead) -> CachedResponse {
+        guard case .sealed = owner, let names = Self.varyNames(head.headerFields) else { return self }
+        var copy = self
+        copy.owner = .exact(
+            partition,
+            varying: names.map { VaryingField(name: $0, value: Self.normalized(request.headerFields, $0)) })
+        copy.byteCount = copy.measure()
+        return copy
+    }
+
     // MARK: Rules
 
     /// Fields a validation never changes: the stored body depends on them.
@@ -180,7 +193,7 @@ package struct CachedResponse: Sendable {
     private static let unorderedFields: Set<String> = ["accept-language", "accept-encoding"]
 
     /// The bytes the entry holds: body, each header field as it would go on the wire, the kept request values.
-    private func measure() -> Int {
+    func measure() -> Int {
         var bytes = body.count + owner.byteCount
         for field in head.headerFields { bytes += field.name.utf8.count + field.value.utf8.count + 4 }
         return bytes

@@ -154,8 +154,9 @@ public final class ResponseCache: Sendable {
 
     /// Stores `response` for `request` (of the response's partition), in place of what answered the same request
     /// before.
-    /// - Returns: `false` when the response was not kept (larger than the bound): what it would have replaced is
-    ///   removed all the same, being superseded.
+    /// - Returns: `false` when the response was not kept (larger than the bound, or owned by digests: a response
+    ///   read back from bytes is stored again only once ``CachedResponse/owned(by:for:)`` names its owner): what it
+    ///   would have replaced is removed all the same, being superseded.
     @discardableResult
     package func store(_ response: CachedResponse, for request: HTTPRequestHead) -> Bool {
         guard case .exact(let partition, _) = response.owner else { return false }

@@ -108,7 +108,8 @@ struct CacheEventTests {
         let cache: ResponseCache
 
         var validated: Bool {
-            cache.responsesByRecency.first?.response.head.headerFields.value(for: "X-Validated") == "yes"
+            (cache.store as? MemoryCacheStore)?.entriesByRecency.first?.response.head.headerFields.value(
+                for: "X-Validated") == "yes"
         }
 
         func didReceive(_ response: ReceivedResponse, for request: TransportRequest, context: PluginContext) async {

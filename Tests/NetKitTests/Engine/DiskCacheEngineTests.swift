@@ -89,3 +89,29 @@ struct DiskCacheEngineTests {
         #expect(second.requests.map { $0.value(forHeader: "If-None-Match") } == [#""v1""#])
     }
 }
+
+extension DiskCacheEngineTests {
+    @Test("a response read from disk and validated by a 304 is stored again, fresh: the next request needs no network")
+    func validatedEntryIsStoredAgain() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let now = Lock(Date(timeIntervalSince1970: 1_700_000_000))
+        do {
+            let cache = ResponseCache(
+                store: try ResponseCache(directory: directory, maximumBytes: 1 << 20).store, now: { now.withLock { $0 } })
+            _ = try await Self.manager(Self.server(), cache).send(GetItem(), accessToken: { "ann" })
+        }
+        now.withLock { $0 += 120 }  // stale: max-age is 60
+        let server = Self.server()
+        let cache = ResponseCache(
+            store: try ResponseCache(directory: directory, maximumBytes: 1 << 20).store, now: { now.withLock { $0 } })
+        let manager = Self.manager(server, cache)
+        let validated = try await manager.response(for: GetItem(), accessToken: { "ann" })
+        #expect(validated.headerFields.value(for: "X-Validated") == "yes")
+        #expect(validated.metrics.cacheEvents == [.revalidated])
+        let again = try await manager.response(for: GetItem(), accessToken: { "ann" })
+        #expect(again.metrics.cacheEvents == [.hit])
+        #expect(server.requestCount == 1, "the 304 started a new freshness")
+        #expect(cache.count == 1)
+    }
+}

@@ -192,7 +192,9 @@ package struct CacheStage: Sendable {
             storing = .notStored(refusal)
         } else {
             // The 304's fields can make the entry larger than the whole bound; `store` then drops it.
-            storing = cache.store(updated, for: request.head) ? nil : .notStored(.tooLarge)
+            // Read from bytes, `stored` names its owner by digests: the request that matched it names it again.
+            let owned = updated.owned(by: partition, for: request.head)
+            storing = cache.store(owned, for: request.head) ? nil : .notStored(.tooLarge)
         }
         let response = TransportResponse(
             head: delivered, body: ResponseBody(data: stored.body), url: stored.url,
