@@ -2,6 +2,8 @@
 //
 //   cache-tests-client urlsession|ahc
 //
+// With CACHE_TESTS_STORE=disk in its environment, the cache keeps its entries on disk (a new temporary directory)
+// instead of in memory.
 // Reads one JSON object a line on standard input and answers each with one line on standard output, in the order
 // the answers are ready (requests run concurrently, each in its own task):
 //
@@ -125,6 +127,16 @@ final class Client: Sendable {
         }
         var configuration = RequestExecutor.Configuration()
         configuration.responseCache = ResponseCache(maximumBytes: 64 << 20)
+        if ProcessInfo.processInfo.environment["CACHE_TESTS_STORE"] == "disk" {
+            // The same rules over the store on disk: every entry written as bytes and read back from its file.
+            let directory = FileManager.default.temporaryDirectory.appending(path: "cache-tests-\(UUID().uuidString)")
+            do {
+                configuration.responseCache = try ResponseCache(directory: directory, maximumBytes: 64 << 20)
+            } catch {
+                FileHandle.standardError.write(Data("cache-tests-client: \(error.localizedDescription)\n".utf8))
+                exit(1)
+            }
+        }
         executor = RequestExecutor(transport: transport, configuration: configuration)
     }
 
