@@ -98,7 +98,8 @@ extension DiskCacheEngineTests {
         let now = Lock(Date(timeIntervalSince1970: 1_700_000_000))
         do {
             let cache = ResponseCache(
-                store: try ResponseCache(directory: directory, maximumBytes: 1 << 20).store, now: { now.withLock { $0 } })
+                store: try ResponseCache(directory: directory, maximumBytes: 1 << 20).store,
+                now: { now.withLock { $0 } })
             _ = try await Self.manager(Self.server(), cache).send(GetItem(), accessToken: { "ann" })
         }
         now.withLock { $0 += 120 }  // stale: max-age is 60
