@@ -84,7 +84,9 @@ public final class ResponseCache: Sendable {
     ///
     /// - Each response is one file, written whole under a temporary name and then renamed: a process killed while
     ///   writing leaves the entries that were whole, and the next opening removes the rest. A file found damaged
-    ///   (truncated, altered) is skipped and removed with a line to `logger` at `error` level, never used.
+    ///   (truncated, altered) is skipped and removed with a line to `logger` at `error` level, never used. The
+    ///   default logger writes as NetKit's others do (subsystem `NetKit`, category `cache`, at the level
+    ///   `NETKIT_LOG_LEVEL` names).
     /// - Bounded: storing past `maximumBytes` of files removes the least recently used first (across launches: a
     ///   use touches its file's modification time).
     /// - No credential is written: whose a response is (the credential fields' values, the transport's type,
@@ -99,7 +101,7 @@ public final class ResponseCache: Sendable {
     /// - Throws: ``ResponseCacheError/directoryUnusable(path:reason:)`` when the directory cannot be made or used,
     ///   ``ResponseCacheError/directoryInUse(path:)`` when another process holds it.
     public convenience init(
-        directory: URL, maximumBytes: Int, logger: NetworkLogger = ResponseCache.defaultLogger
+        directory: URL, maximumBytes: Int, logger: NetworkLogger = NetworkLogger(subsystem: "NetKit", category: "cache")
     ) throws(ResponseCacheError) {
         self.init(
             store: try DiskCacheStore.open(directory: directory, maximumBytes: maximumBytes, logger: logger),
@@ -121,10 +123,6 @@ public final class ResponseCache: Sendable {
         self.store = store
         self.clock = now
     }
-
-    /// Where a cache on disk writes what it skipped: the `NetKit` subsystem, category `cache`, at the level
-    /// `NETKIT_LOG_LEVEL` names (`error` by default).
-    public static let defaultLogger = NetworkLogger(subsystem: "NetKit", category: "cache")
 
     /// The most bytes the store keeps; the least recently used entries go first.
     public var maximumBytes: Int { store.maximumBytes }
