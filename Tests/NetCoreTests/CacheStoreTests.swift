@@ -98,6 +98,18 @@ struct CacheStoreTests {
         #expect(store.currentBytes == sizes.values.reduce(0, +))
     }
 
+    @Test("a key keeps at most maximumVariants items: another removes the key's least recently used")
+    func variantBound() {
+        var store = CacheStore<Int>(maximumBytes: 1000)
+        let limit = CacheStore<Int>.maximumVariants
+        for item in 0..<limit { _ = store.insert(item, id: UUID(), key: "k", size: 1, replacing: []) }
+        _ = store.insert(100, id: UUID(), key: "other", size: 1, replacing: [])
+        let outcome = store.insert(limit, id: UUID(), key: "k", size: 1, replacing: [])
+        #expect(outcome.stored && outcome.removed == [0])
+        #expect(store.items(forKey: "k") == Array(1...limit))
+        #expect(store.items(forKey: "other") == [100], "other keys keep theirs")
+    }
+
     @Test("items of a key come back in the order they were inserted")
     func insertionOrder() {
         var store = CacheStore<Int>(maximumBytes: 100)

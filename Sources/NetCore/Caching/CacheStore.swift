@@ -8,7 +8,8 @@ import Foundation
 /// ``ResponseCacheStore``s (the memory store's entries; the disk store's files), which their locks guard.
 ///
 /// Storing past the bound removes the least recently used items first (a lookup counts as a use of every item of
-/// its key); an item larger than the bound on its own is not stored. Every change returns the items it removed, so
+/// its key); an item larger than the bound on its own is not stored. A key keeps at most ``maximumVariants`` items:
+/// a lookup reads (on disk: opens) every item of its key, so their number is bounded apart from their bytes. Every change returns the items it removed, so
 /// that the owner can act on them (the disk store deletes their files) outside its lock.
 package struct CacheStore<Item: Sendable>: Sendable {
     private struct Node: Sendable {
@@ -23,6 +24,9 @@ package struct CacheStore<Item: Sendable>: Sendable {
 
     /// The most bytes the items may count together.
     package let maximumBytes: Int
+    /// The most items one key keeps (the variants of one target, for other callers or `Vary` values); inserting
+    /// another removes the key's least recently used.
+    package static var maximumVariants: Int { 8 }
     /// The bytes the items count.
     package private(set) var currentBytes = 0
     private var nodes: [UUID: Node] = [:]
@@ -71,6 +75,10 @@ package struct CacheStore<Item: Sendable>: Sendable {
         if oldest == nil { oldest = id }
         variants[key, default: []].append(id)
         currentBytes += size
+        // A key's items are used together, so the first inserted is its least recently used.
+        if let ids = variants[key], ids.count > Self.maximumVariants {
+            removed += remove(Array(ids.prefix(ids.count - Self.maximumVariants)))
+        }
         while currentBytes > maximumBytes, let victim = oldest {
             removed += remove([victim])
         }
