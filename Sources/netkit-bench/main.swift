@@ -1,6 +1,6 @@
 // netkit-bench: NetKit against its baselines, in the same run, on loopback.
 //
-//   swift run -c release netkit-bench [refresh|engine|send|stream|slowconsumer|parsers|uploads|all] [rounds] [loopback|nginx]
+//   swift run -c release netkit-bench [refresh|engine|cache|send|stream|slowconsumer|parsers|uploads|all] [rounds] [loopback|nginx]
 //   swift run -c release netkit-bench [bounds|tiny-chunks|paused-body|gzip-bomb|sse-retry0] [rounds]   (not in `all`)
 //
 // The third argument picks the server of `send` and `stream` (nginx, when installed, is started by the bench).
@@ -109,6 +109,14 @@ print(
     "netkit-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, server \(server.baseURL.absoluteString)\n")
 if selected == "refresh" || selected == "all" { try await refreshCase() }
 if selected == "engine" || selected == "all" { try await EngineBenchmark.run(rounds: rounds) }
+if selected == "cache" || selected == "all" { try await CacheBenchmark.run(rounds: rounds) }
+// One cache case alone, for a profiler: `netkit-bench cache-profile <case number> [requests]`.
+if selected == "cache-profile" {
+    let arguments = CommandLine.arguments
+    try await CacheBenchmark.profile(
+        case: arguments.count > 2 ? Int(arguments[2]) ?? 1 : 1,
+        requests: arguments.count > 3 ? Int(arguments[3]) ?? 20_000 : 20_000)
+}
 // One engine case alone, for a profiler: `netkit-bench engine-profile <case number> [requests]`.
 if selected == "engine-profile" {
     let arguments = CommandLine.arguments

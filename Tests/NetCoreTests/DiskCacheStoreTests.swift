@@ -186,6 +186,27 @@ struct DiskCacheStoreTests {
         #expect(FileManager.default.fileExists(atPath: scratch.url.appending(path: "notes.txt").path))
     }
 
+    @Test("a link named as an entry is neither followed nor removed: only regular files are entries")
+    func linksIgnored() throws {
+        let scratch = Scratch()
+        let a = try Self.request("/a")
+        do {
+            let cache = try Self.open(scratch)
+            cache.store(try Self.response("mine", for: a), for: a)
+        }
+        let outside = scratch.url.deletingLastPathComponent().appending(path: "netkit-outside-\(UUID().uuidString)")
+        try Data("not the cache's".utf8).write(to: outside)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        // An entry's name, pointing elsewhere.
+        let name = scratch.files()[0]
+        try FileManager.default.removeItem(at: scratch.url.appending(path: name))
+        try FileManager.default.createSymbolicLink(at: scratch.url.appending(path: name), withDestinationURL: outside)
+        let cache = try Self.open(scratch)
+        #expect(cache.count == 0)
+        #expect(cache.response(for: a) == nil)
+        #expect(try Data(contentsOf: outside) == Data("not the cache's".utf8))
+    }
+
     @Test("two caches opened on one directory in one process share it: entries, bound and count")
     func twoCachesShare() throws {
         let scratch = Scratch()

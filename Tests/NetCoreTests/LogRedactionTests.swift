@@ -125,4 +125,32 @@ struct KeyHeaderNameTests {
     func notKeys(_ name: String) {
         #expect(!LogRedaction.isSecretName(name), "\(name)")
     }
+
+    /// The rule as text (Unicode lowercasing, Foundation's substring search): what the byte reading of ASCII names
+    /// must agree with.
+    static func referenceIsSecret(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        if HeaderRedaction.sensitiveNames.contains(lowered) { return true }
+        if LogRedaction.secretNameFragments.contains(where: { lowered.contains($0) }) { return true }
+        return (lowered == "key" || lowered.hasSuffix("-key") || lowered.hasSuffix("_key"))
+            && lowered != "idempotency-key"
+    }
+
+    @Test("names read as bytes are judged as the text rule judges them, for every mix of case and fragment")
+    func bytesAgreeWithText() {
+        var names = [
+            "X-Auth-Token", "SESSIONID", "my_Password", "Authorization", "set-cookie2", "X-CSRF-TOKEN", "api-key",
+            "x_signature_v2", "Credentials", "X-Session", "Keyboard", "keys", "idempotency-key", "IDEMPOTENCY-KEY",
+            "X-Request-ID", "Content-Type", "monkey-key", "", "k", "-key", "_KEY", "passwd1", "apikey", "Api_Key",
+            "X-API-\u{212A}EY", "Pässword", "ПАРОЛЬ", "cookie\u{0301}",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["x-", "Tok", "en", "SECRET", "-", "_", "key", "Key", "api", "sess", "ion", "a", "Z", "9", "ø"]
+        for _ in 0..<2_000 {
+            names.append((0..<Int.random(in: 1...5, using: &generator)).map { _ in pieces.randomElement()! }.joined())
+        }
+        for name in names {
+            #expect(LogRedaction.isSecretName(name) == Self.referenceIsSecret(name), "\(name)")
+        }
+    }
 }

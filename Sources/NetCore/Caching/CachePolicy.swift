@@ -28,10 +28,17 @@ package enum CachePolicy {
     /// Whether the cache answers and stores `request`: a `GET` without a body that is not conditional or partial,
     /// and whose `Cache-Control` does not say `no-store`.
     package static func takesPart(_ request: TransportRequest) -> Bool {
-        guard request.method == .get, request.body == nil else { return false }
+        directives(ifTakingPart: request) != nil
+    }
+
+    /// The request's `Cache-Control` directives when the cache takes part in it (``takesPart(_:)``), read once for
+    /// both questions; `nil` when it does not.
+    package static func directives(ifTakingPart request: TransportRequest) -> CacheControl? {
+        guard request.method == .get, request.body == nil else { return nil }
         let fields = request.head.headerFields
-        guard !conditionalFields.contains(where: fields.contains) else { return false }
-        return !CacheControl(fields, isRequest: true).noStore
+        guard !conditionalFields.contains(where: fields.contains) else { return nil }
+        let directives = CacheControl(fields, isRequest: true)
+        return directives.noStore ? nil : directives
     }
 
     /// Whether a response to a request of `method` with `status` makes the stored responses of its target stale
@@ -67,7 +74,7 @@ package enum CachePolicy {
     /// A fresh `immutable` response (RFC 8246) ignores the request's `max-age` (a reload); a stale one within its
     /// `stale-while-revalidate` window answers at once while it is validated in the background (RFC 5861 §3).
     package static func use(_ stored: CachedResponse, request: CacheControl, at now: Date) -> Use {
-        let response = CacheControl(stored.head.headerFields)
+        let response = stored.control
         if response.noCache || request.noCache { return .validate }
         let age = stored.freshness.age(at: now)
         let remaining = stored.freshness.remaining(at: now)
@@ -87,7 +94,7 @@ package enum CachePolicy {
     /// or 504 or could not be reached, and the response or the request allows it with `stale-if-error` for this
     /// long past its freshness; never a response that says `must-revalidate` or `no-cache`.
     package static func servesOnError(_ stored: CachedResponse, request: CacheControl, at now: Date) -> Bool {
-        let response = CacheControl(stored.head.headerFields)
+        let response = stored.control
         guard !response.mustRevalidate, !response.noCache,
             let window = request.staleIfError ?? response.staleIfError
         else { return false }

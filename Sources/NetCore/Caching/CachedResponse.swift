@@ -29,6 +29,8 @@ package struct CachedResponse: Sendable {
     package private(set) var owner: Owner
     /// How fresh it is.
     package private(set) var freshness: CacheFreshness
+    /// The stored head's `Cache-Control` directives, read once rather than at every use.
+    package private(set) var control: CacheControl
     /// What it counts against the cache's bound: body, header fields, and the request values kept with it.
     package private(set) var byteCount: Int
 
@@ -58,6 +60,7 @@ package struct CachedResponse: Sendable {
         self.url = url
         self.owner = owner
         self.freshness = freshness
+        self.control = CacheControl(head.headerFields)
         self.byteCount = 0
         self.byteCount = measure()
     }
@@ -116,6 +119,7 @@ package struct CachedResponse: Sendable {
         }
         var copy = self
         copy.head.headerFields = fields
+        copy.control = CacheControl(fields)
         copy.freshness = CacheFreshness(head: copy.head, requestTime: requestTime, responseTime: responseTime)
         copy.byteCount = copy.measure()
         var deliveredHead = head

@@ -232,7 +232,8 @@ final class DiskCacheStore: ResponseCacheStore {
     /// The contents of the file at `path`, or `nil` when there is none.
     /// - Throws: when it cannot be read, or holds more than `limit` bytes (no entry this store writes does).
     private static func read(_ path: String, limit: Int) throws(ResponseCacheError) -> Data? {
-        let descriptor = posixOpen(path, O_RDONLY | O_CLOEXEC)
+        // Never through a link: the directory's entries are regular files this store wrote.
+        let descriptor = posixOpen(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw failure("cannot open \(path)", errno)

@@ -120,16 +120,50 @@ package enum LogRedaction {
 
     /// Whether a field or header name looks like it names a secret.
     package static func isSecretName(_ name: String) -> Bool {
+        // An ASCII name (every header name, most field names) is read as bytes: this runs for every header field of
+        // every request the cache or the coalescer partitions, and Foundation's substring search on `lowercased()`
+        // strings was most of what a cache hit cost. Other names keep the Unicode lowercasing.
+        let count = name.utf8.count
+        guard count <= 256, name.utf8.allSatisfy({ $0 < 0x80 }) else { return isSecretNameAsText(name) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { lowered in
+            for (index, byte) in name.utf8.enumerated() {
+                lowered[index] = (65...90).contains(byte) ? byte | 0x20 : byte
+            }
+            let bytes = UnsafeBufferPointer(lowered)
+            if sensitiveNameBytes.contains(where: { $0.elementsEqual(bytes) }) { return true }
+            if secretFragmentBytes.contains(where: { contains(bytes, $0) }) { return true }
+            // A key header (`X-Functions-Key`, `Ocp-Apim-Subscription-Key`), but the idempotency key, which is no
+            // secret and which the logs need to tell retries apart.
+            let isKey =
+                bytes.elementsEqual("key".utf8) || bytes.reversed().starts(with: "yek-".utf8)
+                || bytes.reversed().starts(with: "yek_".utf8)
+            return isKey && !bytes.elementsEqual("idempotency-key".utf8)
+        }
+    }
+
+    /// ``isSecretName(_:)`` for a name that is not ASCII, through Unicode lowercasing.
+    private static func isSecretNameAsText(_ name: String) -> Bool {
         let lowered = name.lowercased()
         if HeaderRedaction.sensitiveNames.contains(lowered) { return true }
         if secretNameFragments.contains(where: { lowered.contains($0) }) { return true }
-        // A key header (`X-Functions-Key`, `Ocp-Apim-Subscription-Key`), but the idempotency key, which is no
-        // secret and which the logs need to tell retries apart.
         return (lowered == "key" || lowered.hasSuffix("-key") || lowered.hasSuffix("_key"))
             && lowered != "idempotency-key"
     }
 
-    static let secretNameFragments = [
+    /// Whether `bytes` holds `fragment` somewhere.
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ fragment: [UInt8]) -> Bool {
+        guard fragment.count <= bytes.count else { return false }
+        for start in 0...(bytes.count - fragment.count)
+        where bytes[start] == fragment[0] && bytes[start..<(start + fragment.count)].elementsEqual(fragment) {
+            return true
+        }
+        return false
+    }
+
+    private static let sensitiveNameBytes = HeaderRedaction.sensitiveNames.map { Array($0.utf8) }
+    private static let secretFragmentBytes = secretNameFragments.map { Array($0.utf8) }
+
+    package static let secretNameFragments = [
         "token", "password", "passwd", "secret", "authorization", "cookie", "session", "api_key", "apikey", "api-key",
         "credential", "signature",
     ]

@@ -48,7 +48,7 @@ package struct CacheStage: Sendable {
 
     /// Answers `request` from the cache or sends it down `road`'s stages inside this one.
     nonisolated(nonsending) package func run(_ request: TransportRequest, road: Road) async throws -> Exchange {
-        guard stores, CachePolicy.takesPart(request) else {
+        guard stores, let directives = CachePolicy.directives(ifTakingPart: request) else {
             let exchange = try await road.runInsideCache(request)
             if CachePolicy.invalidates(method: request.method, status: exchange.response.statusCode) {
                 for target in CachePolicy.invalidatedTargets(of: request.head, response: exchange.response.head) {
@@ -59,7 +59,6 @@ package struct CacheStage: Sendable {
             return exchange
         }
         let partition = CredentialPartition(request, transport: transport, cookieJar: cookieJar)
-        let directives = CacheControl(request.head.headerFields, isRequest: true)
         let stored = cache.response(for: request.head, in: partition)
         if let stored {
             let now = cache.now()
