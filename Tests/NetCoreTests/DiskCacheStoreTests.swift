@@ -174,6 +174,25 @@ struct DiskCacheStoreTests {
         #expect(skipped.allSatisfy { $0.contains("damaged") && $0.contains(scratch.path) })
     }
 
+    @Test("a file that cannot be read is skipped with a log line and left in place, unlike a damaged one")
+    func unreadableKept() throws {
+        let scratch = Scratch()
+        let lines = LockedLines()
+        let cache = try Self.open(scratch, lines: lines)
+        let a = try Self.request("/a")
+        cache.store(try Self.response("mine", for: a), for: a)
+        // Indexed as a file, then a directory in its place: opening works, reading does not (EISDIR).
+        let name = scratch.files()[0]
+        try FileManager.default.removeItem(at: scratch.url.appending(path: name))
+        try FileManager.default.createDirectory(
+            at: scratch.url.appending(path: name), withIntermediateDirectories: false)
+        #expect(cache.response(for: a) == nil)
+        #expect(cache.count == 0)
+        #expect(FileManager.default.fileExists(atPath: scratch.path + "/" + name), "an unreadable file is not removed")
+        #expect(lines.all.contains { $0.contains("could not read the entry") && $0.contains("the file stays") })
+        #expect(!lines.all.contains { $0.contains("removed it") })
+    }
+
     @Test("files left half-written by a killed process are removed at opening; files not the cache's stay")
     func leftoversRemoved() throws {
         let scratch = Scratch()

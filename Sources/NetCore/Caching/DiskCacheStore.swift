@@ -111,23 +111,38 @@ final class DiskCacheStore: ResponseCacheStore {
         let files = index.withLock { $0.items(forKey: key) }
         return files.compactMap { file in
             let entry: ResponseCacheEntry
-            do throws(ResponseCacheError) {
+            do throws(ReadFailure) {
                 guard let data = try Self.read(path(of: file), limit: maximumBytes) else {
                     // Removed by hand, or by another call since the index was read: no longer an entry.
                     _ = index.withLock { $0.remove([file.id]) }
                     return nil
                 }
-                entry = try ResponseCacheEntry(encoded: data)
+                do throws(ResponseCacheError) {
+                    entry = try ResponseCacheEntry(encoded: data)
+                } catch {
+                    guard case .damagedEntry(let reason) = error else { throw .damaged("\(error)") }
+                    throw .damaged(reason)
+                }
                 guard entry.id == file.id, entry.key == file.key else {
-                    throw ResponseCacheError.damagedEntry(reason: "its contents belong to another entry")
+                    throw .damaged("its contents belong to another entry")
                 }
             } catch {
-                logger.log(
-                    .error,
-                    "NetKit's response cache skipped the entry \(file.name) in \(directoryPath) and removed it: "
-                        + (error.errorDescription ?? "damaged"))
+                // Not used either way, and out of the index; a damaged file goes, one that could not be read (no
+                // descriptor left, no permission) stays for a later opening.
                 _ = index.withLock { $0.remove([file.id]) }
-                delete(file)
+                switch error {
+                case .damaged(let reason):
+                    logger.log(
+                        .error,
+                        "NetKit's response cache skipped the entry \(file.name) in \(directoryPath) and removed it: "
+                            + "it is damaged (\(reason))")
+                    delete(file)
+                case .unreadable(let reason):
+                    logger.log(
+                        .error,
+                        "NetKit's response cache could not read the entry \(file.name) in \(directoryPath) and "
+                            + "skipped it (the file stays): \(reason)")
+                }
                 return nil
             }
             stamp(file)
@@ -229,20 +244,33 @@ final class DiskCacheStore: ResponseCacheStore {
         }
     }
 
+    /// Why an entry file was not used.
+    private enum ReadFailure: Error {
+        /// Its contents are not a whole entry of this store's (`reason`): the file goes.
+        case damaged(String)
+        /// It could not be read (`reason`: no descriptor left, no permission, an I/O error): the file stays.
+        case unreadable(String)
+    }
+
     /// The contents of the file at `path`, or `nil` when there is none.
-    /// - Throws: when it cannot be read, or holds more than `limit` bytes (no entry this store writes does).
-    private static func read(_ path: String, limit: Int) throws(ResponseCacheError) -> Data? {
+    /// - Throws: ``ReadFailure/unreadable(_:)`` when it cannot be read, ``ReadFailure/damaged(_:)`` when it is a link
+    ///   or holds more than `limit` bytes (no entry this store writes does).
+    private static func read(_ path: String, limit: Int) throws(ReadFailure) -> Data? {
         // Never through a link: the directory's entries are regular files this store wrote.
         let descriptor = posixOpen(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw failure("cannot open \(path)", errno)
+            let code = errno
+            if code == ENOENT { return nil }
+            if code == ELOOP { throw .damaged("it is a link, not a file") }
+            throw .unreadable("cannot open \(path): \(describe(code))")
         }
         defer { _ = close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw failure("cannot read the size of \(path)", errno) }
+        guard fstat(descriptor, &status) == 0 else {
+            throw .unreadable("cannot read the size of \(path): \(describe(errno))")
+        }
         let size = Int(status.st_size)
-        guard size <= limit else { throw .damagedEntry(reason: "\(size) bytes, more than the cache's bound") }
+        guard size <= limit else { throw .damaged("\(size) bytes, more than the cache's bound") }
         var data = Data(count: size)
         let outcome: Int32? = data.withUnsafeMutableBytes { bytes in
             var done = 0
@@ -258,7 +286,7 @@ final class DiskCacheStore: ResponseCacheStore {
             }
             return nil
         }
-        if let code = outcome { throw failure("cannot read \(path)", code) }
+        if let code = outcome { throw .unreadable("cannot read \(path): \(describe(code))") }
         return data
     }
 
@@ -310,10 +338,6 @@ final class DiskCacheStore: ResponseCacheStore {
                 < ($1.modified.tv_sec, $1.modified.tv_nsec, $1.file.name)
         }
         return found.map(\.file)
-    }
-
-    private static func failure(_ what: String, _ code: Int32) -> ResponseCacheError {
-        .damagedEntry(reason: "\(what): \(describe(code))")
     }
 
     /// Why an entry could not be written (a full disk, say): the entry is then not stored, and the request it came
