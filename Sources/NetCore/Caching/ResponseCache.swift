@@ -36,7 +36,8 @@ import NetKitLock
 ///   caches and is ignored. Docs/Caching.md lists every directive and status.
 /// - `Vary`: a stored response answers only requests whose fields it names carry the same values (repeated fields
 ///   joined, spaces around commas ignored; `Accept-Language` and `Accept-Encoding` members in any order and case);
-///   `Vary: *` is never stored.
+///   `Vary: *` is never stored. One URL keeps at most 8 variants (callers, `Vary` values); a ninth replaces the least
+///   recently used.
 /// - A response answers only requests that are as much the same caller's as its own was: the same value of every
 ///   header field that carries a credential (`Authorization`, `Cookie`, an API key, what plugins and
 ///   ``RequestExecutor/Configuration/credentialFields`` declare: ``CredentialFields``) or none on both, sent through the same
