@@ -25,6 +25,15 @@ enum EngineBenchmark {
         }
     }
 
+    /// ``MemoryTransport`` that suspends once before it answers, as a real transport does while it waits for the
+    /// network: with many requests in flight, each one's state goes cold between its start and its end.
+    struct SuspendingMemoryTransport: HTTPTransport {
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            await Task.yield()
+            return try await MemoryTransport().send(request)
+        }
+    }
+
     /// The small GET as NetCore's own request type: decoded without any Foundation networking type.
     struct GetSmallEndpoint: Endpoint, Sendable {
         typealias Response = Profile
@@ -108,6 +117,8 @@ enum EngineBenchmark {
         let base = URL(string: "https://api.example.com/v1")!
         let manager = NetworkManager(baseURL: base, transport: MemoryTransport())
         let executor = RequestExecutor(transport: MemoryTransport())
+        let suspending = SuspendingMemoryTransport()
+        let suspendingManager = NetworkManager(baseURL: base, transport: suspending)
         let builder = RequestBuilder(userAgent: "netkit-bench")
         let url = base.appending(path: "small")
         return [
@@ -140,6 +151,13 @@ enum EngineBenchmark {
             },
             Case(name: "`NetworkManager.send`, an `Endpoint` of `EmptyResponse` (no decoding)") {
                 _ = try await manager.send(PingEndpoint())
+            },
+            Case(name: "the transport alone, suspending once, 64 in flight, JSON decoded", inFlight: 64) {
+                let response = try await suspending.send(TransportRequest(head: try HTTPRequestHead(url: url)))
+                _ = try JSONDecoder().decode(Profile.self, from: response.body.bufferedData ?? Data())
+            },
+            Case(name: "`NetworkManager.send` over it, an `Endpoint`, 64 in flight", inFlight: 64) {
+                _ = try await suspendingManager.send(GetSmallEndpoint())
             },
         ]
     }

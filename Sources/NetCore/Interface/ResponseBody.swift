@@ -21,9 +21,11 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// grows as bytes arrive, so a lying `Content-Length` cannot make NetKit allocate.
     public static let maximumUpfrontReservation = 256 * 1024
 
+    // No case holds an `AsyncThrowingStream` as it is: that type is not frozen, and a body holding one would have a
+    // size known only at run time, which every response, exchange and async frame that holds a body pays for (see
+    // `MonotonicInstant`). A stream is held as any other sequence.
     private enum Source: Sendable {
         case data(Data)
-        case stream(AsyncThrowingStream<Data, any Error>)
         case queue(ChunkQueue)
         case sequence(any AsyncSequence<Data, any Error> & Sendable)
     }
@@ -35,7 +37,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     /// Wraps a stream of chunks produced by a transport (it ends as the stream ends).
     public init(_ chunks: AsyncThrowingStream<Data, any Error>) {
-        self.source = .stream(chunks)
+        self.source = .sequence(chunks)
         self.abandonment = nil
     }
 
@@ -168,7 +170,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
             let watchdog = Task { await Self.watch(queue, timeouts) }
             queue.whenOver { watchdog.cancel() }
             return self
-        case .stream, .sequence:
+        case .sequence:
             var bounded = ResponseBody(TimedChunks(base: presenting(.native), timeouts: timeouts))
             bounded.presentation = presentation
             return bounded
@@ -215,7 +217,6 @@ public struct ResponseBody: AsyncSequence, Sendable {
         let base: AsyncIterator.Base =
             switch source {
             case .data(let data): .data(data.isEmpty ? nil : data)
-            case .stream(let stream): .stream(stream.makeAsyncIterator())
             case .queue(let queue): .queue(queue)
             case .sequence(let sequence): .sequence(sequence.makeAsyncIterator())
             }
@@ -226,7 +227,6 @@ public struct ResponseBody: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         enum Base {
             case data(Data?)
-            case stream(AsyncThrowingStream<Data, any Error>.AsyncIterator)
             case queue(ChunkQueue)
             case sequence(any AsyncIteratorProtocol<Data, any Error>)
         }
@@ -249,9 +249,6 @@ public struct ResponseBody: AsyncSequence, Sendable {
                 case .data(let data):
                     base = .data(nil)
                     chunk = data
-                case .stream(var iterator):
-                    chunk = try await iterator.next(isolation: actor)
-                    base = .stream(iterator)
                 case .queue(let queue):
                     chunk = try await queue.next(isolation: actor)
                 case .sequence(var iterator):

@@ -14,7 +14,12 @@ public struct TransportResponse: Sendable {
     public var url: URL?
     /// When the head arrived: what `RequestMetrics.responseHead` reports, also when the transport hands the
     /// response over later (with the body complete, see ``TransportRequest/wholeBody``).
-    public var headReceivedAt: ContinuousClock.Instant
+    public var headReceivedAt: ContinuousClock.Instant {
+        get { headArrival.instant }
+        set { headArrival = MonotonicInstant(newValue) }
+    }
+    /// ``headReceivedAt``, stored as a value of known size (see ``MonotonicInstant``).
+    package var headArrival: MonotonicInstant
 
     /// Creates a response from a head and a body.
     public init(
@@ -23,7 +28,7 @@ public struct TransportResponse: Sendable {
         self.head = head
         self.body = body
         self.url = url
-        self.headReceivedAt = headReceivedAt
+        self.headArrival = MonotonicInstant(headReceivedAt)
     }
 
     /// The status code.

@@ -26,7 +26,9 @@ public struct PluginContext: Sendable {
     public let isStreaming: Bool
     /// When the attempt began (when the request began, in `prepare`, `didFinish` and `wasCancelled`: the instant
     /// ``RequestMetrics/start`` holds).
-    public let startedAt: ContinuousClock.Instant
+    public var startedAt: ContinuousClock.Instant { start.instant }
+    /// ``startedAt``, stored as a value of known size (see ``MonotonicInstant``).
+    private let start: MonotonicInstant
 
     /// Creates a context.
     public init(
@@ -37,6 +39,15 @@ public struct PluginContext: Sendable {
         self.attempt = attempt
         self.reason = reason
         self.isStreaming = isStreaming
-        self.startedAt = startedAt
+        self.start = MonotonicInstant(startedAt)
+    }
+
+    /// Creates a context whose attempt began at `start`.
+    package init(requestNumber: UInt64, attempt: Int, reason: Reason, isStreaming: Bool, start: MonotonicInstant) {
+        self.requestNumber = requestNumber
+        self.attempt = attempt
+        self.reason = reason
+        self.isStreaming = isStreaming
+        self.start = start
     }
 }

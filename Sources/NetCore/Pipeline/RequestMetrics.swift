@@ -7,13 +7,22 @@ import Foundation
 /// What one request cost, measured by NetKit itself (URLSession's task metrics never arrive on Linux).
 public struct RequestMetrics: Sendable, Equatable {
     /// When the request started (the engine began building it), on the continuous clock.
-    public var start: ContinuousClock.Instant
+    public var start: ContinuousClock.Instant {
+        get { started.instant }
+        set { started = MonotonicInstant(newValue) }
+    }
     /// The wall-clock time of ``start``, for logs.
     public var startDate: Date
     /// When the head of the last response arrived, if any did.
-    public var responseHead: ContinuousClock.Instant?
+    public var responseHead: ContinuousClock.Instant? {
+        get { headArrival?.instant }
+        set { headArrival = newValue.map(MonotonicInstant.init) }
+    }
     /// When the request ended: its value decoded, its error thrown, or (for a stream) its body handed over.
-    public var end: ContinuousClock.Instant?
+    public var end: ContinuousClock.Instant? {
+        get { ended?.instant }
+        set { ended = newValue.map(MonotonicInstant.init) }
+    }
     /// The number of attempts sent: retries, the resend after a token refresh and plugin-requested attempts included.
     public var attempts: Int
     /// Every wait before a retry, in order.
@@ -31,9 +40,14 @@ public struct RequestMetrics: Sendable, Equatable {
     /// nor of any other's.
     public var cacheEvents: [CacheEvent]
 
+    // The instants, stored as values of known size (see ``MonotonicInstant``).
+    package private(set) var started: MonotonicInstant
+    package var headArrival: MonotonicInstant?
+    package var ended: MonotonicInstant?
+
     /// Creates metrics for a request starting now.
     public init(start: ContinuousClock.Instant = .now, startDate: Date = Date()) {
-        self.start = start
+        self.started = MonotonicInstant(start)
         self.startDate = startDate
         self.attempts = 0
         self.retryWaits = []
@@ -43,10 +57,10 @@ public struct RequestMetrics: Sendable, Equatable {
     }
 
     /// From ``start`` to ``end`` (to now, while the request runs).
-    public var duration: Duration { (end ?? .now) - start }
+    public var duration: Duration { (ended ?? .now) - started }
 
     /// From ``start`` to the last response head, if any arrived.
-    public var timeToResponseHead: Duration? { responseHead.map { $0 - start } }
+    public var timeToResponseHead: Duration? { headArrival.map { $0 - started } }
 
     /// The sum of ``retryWaits``.
     public var totalRetryWait: Duration { retryWaits.reduce(.zero, +) }

@@ -127,7 +127,7 @@ package struct Road: Sendable {
                 let response = try await transport.send(request)
                 // Whatever the transport read of such a body, another reader would have framed it differently.
                 try response.head.checkFraming(host: request.head.host)
-                state.recordHead(at: response.headReceivedAt)
+                state.recordHead(at: response.headArrival)
                 var exchange = Exchange(request: request, response: response)
                 try await body.read(&exchange)
                 return exchange

@@ -16,7 +16,7 @@ package final class RequestState: Sendable {
     /// Whether the request is a `stream`.
     package let isStreaming: Bool
     /// When the request started (``RequestMetrics/start``), readable without the lock.
-    package let start: ContinuousClock.Instant
+    package let start: MonotonicInstant
     private let values: Lock<Values>
 
     private static let counter = Atomic<UInt64>(0)
@@ -25,13 +25,13 @@ package final class RequestState: Sendable {
         self.number = Self.counter.add(1, ordering: .relaxed).newValue
         self.isStreaming = isStreaming
         let metrics = RequestMetrics()
-        self.start = metrics.start
+        self.start = metrics.started
         self.values = Lock(Values(metrics: metrics))
     }
 
     /// The context of `prepare`.
     var preparationContext: PluginContext {
-        PluginContext(requestNumber: number, attempt: 0, reason: .initial, isStreaming: isStreaming, startedAt: start)
+        PluginContext(requestNumber: number, attempt: 0, reason: .initial, isStreaming: isStreaming, start: start)
     }
 
     /// The context of `didFinish` and `wasCancelled`: the request's number and start, with the last attempt's number
@@ -40,7 +40,7 @@ package final class RequestState: Sendable {
         values.withLock { values in
             PluginContext(
                 requestNumber: number, attempt: values.metrics.attempts, reason: values.lastReason,
-                isStreaming: isStreaming, startedAt: start)
+                isStreaming: isStreaming, start: start)
         }
     }
 
@@ -53,7 +53,8 @@ package final class RequestState: Sendable {
             values.nextReason = .initial
             values.lastReason = reason
             return PluginContext(
-                requestNumber: number, attempt: values.metrics.attempts, reason: reason, isStreaming: isStreaming)
+                requestNumber: number, attempt: values.metrics.attempts, reason: reason, isStreaming: isStreaming,
+                start: .now)
         }
     }
 
@@ -81,8 +82,8 @@ package final class RequestState: Sendable {
         }
     }
 
-    func recordHead(at instant: ContinuousClock.Instant) {
-        values.withLock { $0.metrics.responseHead = instant }
+    func recordHead(at instant: MonotonicInstant) {
+        values.withLock { $0.metrics.headArrival = instant }
     }
 
     func recordReceived(_ bytes: Int) {
@@ -102,7 +103,7 @@ package final class RequestState: Sendable {
     /// Marks the end and returns the final metrics.
     package func finish() -> RequestMetrics {
         values.withLock { values in
-            if values.metrics.end == nil { values.metrics.end = .now }
+            if values.metrics.ended == nil { values.metrics.ended = .now }
             return values.metrics
         }
     }

@@ -7,13 +7,13 @@
 /// events) honest without a deadline: it ends the body once no byte has come for that long.
 package struct BodyTimeouts: Sendable {
     /// When the whole exchange must be over; `nil` for none.
-    package var deadline: ContinuousClock.Instant?
+    package var deadline: MonotonicInstant?
     /// The longest wait for the next byte; `nil` for none.
     package var idle: Duration?
     /// The host the error names.
     package var host: String?
 
-    package init(deadline: ContinuousClock.Instant?, idle: Duration?, host: String?) {
+    package init(deadline: MonotonicInstant?, idle: Duration?, host: String?) {
         self.deadline = deadline
         self.idle = idle.flatMap { $0 > .zero ? $0 : nil }
         self.host = host
@@ -25,12 +25,12 @@ package struct BodyTimeouts: Sendable {
     /// When to look again, given the last byte's arrival: the deadline or the end of the idle wait, whichever
     /// comes first.
     package func nextCheck(lastActivity: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        [deadline, idle.map { lastActivity + $0 }].compactMap { $0 }.min()
+        [deadline?.instant, idle.map { lastActivity + $0 }].compactMap { $0 }.min()
     }
 
     /// The error for a body that has run out of time at `now`, or `nil` while it has not.
     package func expiry(at now: ContinuousClock.Instant, lastActivity: ContinuousClock.Instant) -> TransportError? {
-        if let deadline, now >= deadline {
+        if let deadline, now >= deadline.instant {
             return TransportError(
                 .timedOut, host: host, detail: "the request did not finish within its timeout")
         }

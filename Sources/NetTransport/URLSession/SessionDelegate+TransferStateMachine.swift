@@ -68,7 +68,20 @@ extension SessionDelegate {
             /// The Content-Length field as the server wrote it.
             var declaredLength: Int64?
             var wwwAuthenticate: String?
-            var at: ContinuousClock.Instant
+            /// When it arrived (stored as a value of known size: see `MonotonicInstant`).
+            var at: MonotonicInstant
+
+            init(
+                head: HTTPResponseHead, expectedLength: Int64?, contentEncoding: String?, declaredLength: Int64?,
+                wwwAuthenticate: String?, at: ContinuousClock.Instant
+            ) {
+                self.head = head
+                self.expectedLength = expectedLength
+                self.contentEncoding = contentEncoding
+                self.declaredLength = declaredLength
+                self.wwwAuthenticate = wwwAuthenticate
+                self.at = MonotonicInstant(at)
+            }
         }
 
         /// Bytes received so far, and how many are expected.
@@ -121,10 +134,12 @@ extension SessionDelegate {
         /// A response head as it arrived, in NetKit's words.
         struct ArrivedHead: Sendable {
             let head: HTTPResponseHead
-            let at: ContinuousClock.Instant
+            let at: MonotonicInstant
 
             func response(with body: ResponseBody) -> TransportResponse {
-                TransportResponse(head: head, body: body, headReceivedAt: at)
+                var response = TransportResponse(head: head, body: body)
+                response.headArrival = at
+                return response
             }
         }
 
@@ -147,7 +162,7 @@ extension SessionDelegate {
         private var gathered = Data()
         /// A 401 held back (with its body) until the retried request's head arrives, or delivered when no retry
         /// comes.
-        private(set) var heldBack: (head: HTTPResponseHead, body: Data, at: ContinuousClock.Instant)?
+        private(set) var heldBack: (head: HTTPResponseHead, body: Data, at: MonotonicInstant)?
         private(set) var received: Int64 = 0
         private var expected: Int64?
         /// Why NetKit stopped the transfer itself: the error its cancellation is reported as.
@@ -340,7 +355,8 @@ extension SessionDelegate {
             if let (head, body, at) = heldBack, let waiter = waiter.take() {
                 // The borrowed delegate declined the challenge (or it failed again): the 401 is the answer, and its
                 // head arrived when it was held back.
-                let response = TransportResponse(head: head, body: ResponseBody(data: body), headReceivedAt: at)
+                var response = TransportResponse(head: head, body: ResponseBody(data: body))
+                response.headArrival = at
                 return Completion(resume: (waiter, .success(response)), finish: writer.map { ($0, nil) })
             }
             let host = configuration.host

@@ -1,3 +1,5 @@
+import NetCore
+
 /// What FoundationNetworking holds for one transfer's small chunks, as estimated from their sizes and arrival times,
 /// and whether it has passed the transfer's budget: the pure decision behind ``URLSessionTransport``'s stop of a body
 /// sent as a flood of tiny chunks.
@@ -60,7 +62,8 @@ package struct TinyChunkBudget: Sendable, Equatable {
     package private(set) var held: Double = 0
     /// Chunks seen so far, of any size.
     package private(set) var chunks = 0
-    private var last: ContinuousClock.Instant?
+    /// When the last chunk came (stored as a value of known size: see `MonotonicInstant`).
+    private var last: MonotonicInstant?
 
     package init(limits: Limits = .standard) {
         self.limits = limits
@@ -69,8 +72,9 @@ package struct TinyChunkBudget: Sendable, Equatable {
     /// Counts a chunk of `size` bytes that arrived at `now`.
     package mutating func record(chunkOf size: Int, at now: ContinuousClock.Instant) -> Verdict {
         chunks += 1
+        let now = MonotonicInstant(now)
         if let last, last < now {
-            held = max(0, held - Self.seconds(last.duration(to: now)) * limits.releasedPerSecond)
+            held = max(0, held - Self.seconds(now - last) * limits.releasedPerSecond)
         }
         last = max(last ?? now, now)
         let tiny = max(1, limits.tinyBelow)

@@ -116,3 +116,35 @@ struct TransportOnlyClient: BenchClient {
         return try await response.body.collect(upTo: downloadLimit, expectedLength: response.declaredLength).count
     }
 }
+
+/// `HTTPClient.execute(request:delegate:)` with AsyncHTTPClient's `ResponseAccumulator`: the body collected on the
+/// event loop, one resumption of the caller.
+struct RawAsyncHTTPClientDelegate: BenchClient {
+    let name = "AsyncHTTPClient (delegate)"
+    let client: HTTPClient
+    let base: URL
+
+    func small() async throws {
+        let request = try HTTPClient.Request(url: base.appendingPathComponent("small.json").absoluteString)
+        let response = try await client.execute(request: request).get()
+        _ = try JSONDecoder().decode(Profile.self, from: Data(response.body!.readableBytesView))
+    }
+
+    func download() async throws -> Int { 0 }
+}
+
+/// A NetKit transport alone, asked for the whole body as the engine asks (``TransportRequest/wholeBody``).
+struct TransportWholeBodyClient: BenchClient {
+    let name: String
+    let transport: any HTTPTransport
+    let base: URL
+
+    func small() async throws {
+        var request = TransportRequest(head: try HTTPRequestHead(url: base.appendingPathComponent("small.json")))
+        request.wholeBody = WholeBodyLimits(success: 1 << 20, failure: 1 << 20)
+        let response = try await transport.send(request)
+        _ = try JSONDecoder().decode(Profile.self, from: response.body.bufferedData ?? Data())
+    }
+
+    func download() async throws -> Int { 0 }
+}

@@ -3,7 +3,10 @@
 //
 //   transport-bench <base-url> [small|concurrent|download|all] [rounds]
 //   transport-bench <base-url> memory <urlsession|netkit-urlsession|ahc|netkit-ahc> [requests]
-//   transport-bench <base-url> profile <transport> <requests> <in-flight>    (one client alone, for a profiler)
+//   transport-bench <base-url> profile <client> <requests> <in-flight>    (one client alone, for a profiler)
+//       clients: urlsession, urlsession-transport, netkit-urlsession, ahc, ahc-delegate (AsyncHTTPClient's delegate
+//       API, the body collected on the event loop), ahc-transport, ahc-whole (the transport asked for the whole
+//       body, as the engine asks), netkit-ahc
 //   transport-bench __bounds-child <idle|send|stream|paused|sse> <urlsession|ahc> <URL> [seconds]
 //       one road of netkit-bench's bounds cases, run by it: NETKIT_BENCH_BOUNDS_CHILD=<this program>
 //       NETKIT_BENCH_BOUNDS_TRANSPORTS=ahc netkit-bench bounds
@@ -50,6 +53,12 @@ func makeClient(_ key: String) -> any BenchClient {
             transport: URLSessionTransport(configuration: sessionConfiguration, bufferLimit: downloadLimit), base: base)
     case "ahc":
         RawAsyncHTTPClient(client: client, base: base)
+    case "ahc-delegate":
+        RawAsyncHTTPClientDelegate(client: client, base: base)
+    case "ahc-whole":
+        TransportWholeBodyClient(
+            name: "AsyncHTTPClientTransport alone, whole body", transport: AsyncHTTPClientTransport(client: client),
+            base: base)
     case "ahc-transport":
         TransportOnlyClient(
             name: "AsyncHTTPClientTransport alone (no engine)", transport: AsyncHTTPClientTransport(client: client),

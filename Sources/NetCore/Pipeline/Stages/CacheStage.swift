@@ -142,11 +142,10 @@ package struct CacheStage: Sendable {
     ) throws -> Exchange {
         try Task.checkCancellation()
         state.recordCache(events)
-        let instant = ContinuousClock.now
-        state.recordHead(at: instant)
-        let response = TransportResponse(
-            head: stored.head(at: now), body: ResponseBody(data: stored.body), url: stored.url, headReceivedAt: instant
-        )
+        var response = TransportResponse(
+            head: stored.head(at: now), body: ResponseBody(data: stored.body), url: stored.url)
+        response.headArrival = .now
+        state.recordHead(at: response.headArrival)
         var exchange = Exchange(request: request, response: response, data: stored.body)
         exchange.isFromCache = true
         return exchange

@@ -40,7 +40,7 @@ struct CoalescingStage: Sendable {
         own.wholeBody = shared.request.wholeBody
         exchange.request = own
         if !started {
-            state.recordHead(at: shared.response.headReceivedAt)
+            state.recordHead(at: shared.response.headArrival)
             if let data = shared.data {
                 state.recordReceived(data.count)
                 request.progress?.reportReceived(Int64(data.count), of: Int64(data.count))

@@ -4,14 +4,14 @@
 /// NetKit's own timer on the continuous clock, to the millisecond, on every transport: URLSession on Linux
 /// truncates its timeouts to whole seconds and ignores the resource timeout.
 package struct DeadlineStage: RequestStage {
-    package let deadline: ContinuousClock.Instant
+    package let deadline: MonotonicInstant
 
-    package init(deadline: ContinuousClock.Instant) {
+    package init(deadline: MonotonicInstant) {
         self.deadline = deadline
     }
 
     nonisolated(nonsending) package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
-        let deadline = self.deadline
+        let deadline = self.deadline.instant
         // The group waits for both children before it returns, so `next` never outlives this call.
         return try await withoutActuallyEscaping(next) { next in
             try await race(request, next: next, deadline: deadline)
