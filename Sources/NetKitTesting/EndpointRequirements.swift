@@ -87,7 +87,7 @@ public struct EndpointRequirements: Sendable, CustomStringConvertible {
     /// Reads every requirement of `request` and notes which answered with the protocol's default.
     public init<Request: Endpoint>(of request: Request) {
         let probe = DefaultsProbe()
-        EndpointDefaults.$probe.withValue(probe) {
+        EndpointDefaults.withProbe(probe) {
             Self.read(request)
         }
         let noted = Set(probe.noted)

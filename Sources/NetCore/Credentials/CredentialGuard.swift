@@ -11,7 +11,7 @@ import Foundation
 /// the request declares as a credential (``TransportRequest/credentialFields``) goes, except those the request set
 /// itself for its own origin (an endpoint's own `headers`, its own query): the engine's token, plugins' keys and
 /// credential default headers never reach an origin they were not given for.
-package struct CredentialGuard: Sendable {
+package final class CredentialGuard: Sendable {
     /// What the request set itself: the credential fields and query items of its own, and the origin they are for.
     package struct Own: Sendable {
         package var origin: HTTPOrigin

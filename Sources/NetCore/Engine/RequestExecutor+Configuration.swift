@@ -119,13 +119,5 @@ extension RequestExecutor {
             self.clock = clock
             self.randomUnit = randomUnit
         }
-
-        /// The defaults this configuration lends to requests that keep ``Endpoint``'s (see ``EndpointDefaults``);
-        /// `nil` when it has none.
-        var endpointDefaults: EndpointDefaults? {
-            let defaults = EndpointDefaults(
-                encoder: defaultEncoder, decoder: defaultDecoder, retryPolicy: defaultRetryPolicy)
-            return defaults.isEmpty ? nil : defaults
-        }
     }
 }

@@ -24,7 +24,30 @@ public struct RequestExecutor: Sendable {
     public var transport: any HTTPTransport
     /// Every other setting of the engine, held once; each is also read and set on the engine by its own name
     /// (`executor.cookieJar = jar` sets ``Configuration/cookieJar``).
-    public var configuration: Configuration
+    public var configuration: Configuration {
+        _read { yield settings.configuration }
+        _modify {
+            if !isKnownUniquelyReferenced(&settings) { settings = Settings(settings.configuration) }
+            yield &settings.configuration
+        }
+    }
+
+    /// ``configuration``, in one object shared by copies until one of them changes it (copy on write): the engine is
+    /// copied into every request it sends, and a copy of two dozen settings retained each of them.
+    private var settings: Settings
+
+    /// The settings of a ``RequestExecutor``.
+    ///
+    /// `@unchecked Sendable`, and safe: the configuration is changed only through ``configuration``'s `_modify`, which
+    /// first gives the engine a box of its own unless no other engine holds this one; a box two engines hold is only
+    /// ever read.
+    private final class Settings: @unchecked Sendable {
+        var configuration: Configuration
+
+        init(_ configuration: Configuration) {
+            self.configuration = configuration
+        }
+    }
 
     /// 1 MiB: the default of ``Configuration/errorPayloadLimit``.
     public static let defaultErrorPayloadLimit = 1 << 20
@@ -34,7 +57,7 @@ public struct RequestExecutor: Sendable {
     /// Creates an engine over `transport` with `configuration`.
     public init(transport: any HTTPTransport, configuration: Configuration) {
         self.transport = transport
-        self.configuration = configuration
+        self.settings = Settings(configuration)
     }
 
     /// Creates an engine, the settings not named here at their defaults (see ``Configuration``).
@@ -97,7 +120,13 @@ public struct RequestExecutor: Sendable {
     nonisolated(nonsending) func withDefaults<Value>(
         _ body: nonisolated(nonsending) () async throws -> Value
     ) async throws -> Value {
-        guard let defaults = configuration.endpointDefaults else { return try await body() }
+        // The defaults the configuration lends (see `EndpointDefaults`), read one by one out of the box: a computed
+        // property of the configuration would copy it whole, every setting retained, for every request.
+        let settings = self.settings
+        let defaults = EndpointDefaults(
+            encoder: settings.configuration.defaultEncoder, decoder: settings.configuration.defaultDecoder,
+            retryPolicy: settings.configuration.defaultRetryPolicy)
+        guard !defaults.isEmpty else { return try await body() }
         return try await EndpointDefaults.$current.withValue(defaults, operation: body)
     }
 

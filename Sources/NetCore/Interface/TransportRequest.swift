@@ -11,40 +11,136 @@ import Foundation
 /// so nothing reaches the wire with CR, LF or NUL.
 public struct TransportRequest: Sendable {
     /// Method, target and header fields.
-    public var head: HTTPRequestHead
+    public var head: HTTPRequestHead {
+        _read { yield storage.head }
+        _modify {
+            makeUnique()
+            yield &storage.head
+        }
+    }
     /// The body; `nil` for a request without one (a `GET`), which differs from an empty body (sent with
     /// `Content-Length: 0`).
-    public var body: UploadSource?
+    public var body: UploadSource? {
+        _read { yield storage.body }
+        _modify {
+            makeUnique()
+            yield &storage.body
+        }
+    }
     /// Where the transport reports transfer progress, if anyone listens (see ``NetworkProgress/reportSent(_:of:)``).
-    public var progress: NetworkProgress?
+    public var progress: NetworkProgress? {
+        get { storage.progress }
+        set {
+            makeUnique()
+            storage.progress = newValue
+        }
+    }
     /// Set when the caller collects the response body whole and keeps at most these many bytes of it (`send`
     /// sets it; `stream` does not). A transport may then hand over the body complete, in memory, when the
     /// transfer ends, rather than stream it: cheaper when the caller would only gather the chunks again.
     /// `nil` (the default): the body is read as it arrives.
-    public var wholeBody: WholeBodyLimits?
+    public var wholeBody: WholeBodyLimits? {
+        get { storage.wholeBody }
+        set {
+            makeUnique()
+            storage.wholeBody = newValue
+        }
+    }
     /// How long the transport may wait without a byte moving before it fails the attempt with
     /// ``TransportError/Kind/timedOut``; `nil` leaves the transport's own idle timeout in charge.
-    public var idleTimeout: Duration?
+    public var idleTimeout: Duration? {
+        get { storage.idleTimeout }
+        set {
+            makeUnique()
+            storage.idleTimeout = newValue
+        }
+    }
     /// The name of the operation the request performs, such as an OpenAPI `operationId` (NetOpenAPI sets it), so
     /// that plugins, logs, metrics and traces can tell operations apart without parsing paths; `nil` for a request
     /// that names none. Transports ignore it: it is never sent.
-    public var operationID: String?
+    public var operationID: String? {
+        get { storage.operationID }
+        set {
+            makeUnique()
+            storage.operationID = newValue
+        }
+    }
     /// The fields of this request that carry a credential: ``CredentialFields/standard`` unless the engine adds the
     /// ones its plugins and settings declare. What a redirect to another origin may carry, how the cache and the
     /// coalescer tell callers apart, and what logs and cURL lines hide follow from it; a transport that records or
     /// prints requests should hide these too.
-    public var credentialFields: CredentialFields = .standard
+    public var credentialFields: CredentialFields {
+        _read { yield storage.credentialFields }
+        _modify {
+            makeUnique()
+            yield &storage.credentialFields
+        }
+    }
     /// The header names (ASCII-lowercased) marked as correlation fields (``markCorrelationHeader(_:)``).
-    var correlationHeaderNames: Set<String> = []
+    var correlationHeaderNames: Set<String> {
+        _read { yield storage.correlationHeaderNames }
+        _modify {
+            makeUnique()
+            yield &storage.correlationHeaderNames
+        }
+    }
     /// Whether the engine's ``CookieJar`` decides this request's `Cookie` header and keeps its response's
     /// `Set-Cookie`: a transport with a cookie store of its own (URLSession's) then leaves it out.
-    package var cookiesFromJar = false
+    package var cookiesFromJar: Bool {
+        get { storage.cookiesFromJar }
+        set {
+            makeUnique()
+            storage.cookiesFromJar = newValue
+        }
+    }
+
+    /// Every field, in one object shared by copies until one of them changes (copy on write): a request is copied
+    /// several times on its road (into each exchange, each stage's change), and a copy of a dozen references
+    /// retained each of them.
+    private var storage: Storage
 
     /// Creates a request from a head, a body and an optional progress observer.
     public init(head: HTTPRequestHead, body: UploadSource? = nil, progress: NetworkProgress? = nil) {
-        self.head = head
-        self.body = body
-        self.progress = progress
+        storage = Storage(head: head, body: body, progress: progress)
+    }
+
+    /// Gives this request a storage of its own before it changes one.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// The fields of a ``TransportRequest``.
+    ///
+    /// `@unchecked Sendable`, and safe: a storage is changed only through `makeUnique()`, which first gives the
+    /// request a storage of its own unless no other request holds this one. A storage that two requests (and so
+    /// possibly two tasks) hold is only ever read, as an array's buffer is.
+    private final class Storage: @unchecked Sendable {
+        var head: HTTPRequestHead
+        var body: UploadSource?
+        var progress: NetworkProgress?
+        var wholeBody: WholeBodyLimits?
+        var idleTimeout: Duration?
+        var operationID: String?
+        var credentialFields: CredentialFields = .standard
+        var correlationHeaderNames: Set<String> = []
+        var cookiesFromJar = false
+
+        init(head: HTTPRequestHead, body: UploadSource?, progress: NetworkProgress?) {
+            self.head = head
+            self.body = body
+            self.progress = progress
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(head: head, body: body, progress: progress)
+            copy.wholeBody = wholeBody
+            copy.idleTimeout = idleTimeout
+            copy.operationID = operationID
+            copy.credentialFields = credentialFields
+            copy.correlationHeaderNames = correlationHeaderNames
+            copy.cookiesFromJar = cookiesFromJar
+            return copy
+        }
     }
 
     /// The request method.

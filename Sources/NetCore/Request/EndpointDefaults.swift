@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import NetKitLock
+import Synchronization
 
 /// What an engine lends, while it sends a request, to the request's properties that keep ``Endpoint``'s defaults:
 /// the configuration's JSON encoder, JSON decoder and retry policy.
@@ -38,11 +39,24 @@ package struct EndpointDefaults: Sendable {
 
     /// While bound, the requirements whose protocol default answered are noted in it: how NetKitTesting's
     /// `EndpointRequirements` tells a request's own properties from a near miss (a property of another type, which
-    /// Swift accepts silently and never calls). Unbound while requests are sent, so it costs them one task-local read.
-    @TaskLocal package static var probe: DefaultsProbe?
+    /// Swift accepts silently and never calls). Bound only by ``withProbe(_:_:)``.
+    @TaskLocal private static var probe: DefaultsProbe?
+
+    /// How many ``probe``s are bound now, in any task. A request reads a dozen of its defaults; while no probe is
+    /// bound anywhere (always, outside NetKitTesting), each read costs one atomic load instead of a task-local lookup.
+    private static let boundProbes = Atomic<Int>(0)
+
+    /// Runs `body` with `probe` bound: every default read in it, on this task, is noted in `probe`.
+    package static func withProbe<Value>(_ probe: DefaultsProbe, _ body: () throws -> Value) rethrows -> Value {
+        // Counted before it is bound and until it is unbound: a read that finds no probe counted has none bound.
+        boundProbes.add(1, ordering: .sequentiallyConsistent)
+        defer { boundProbes.subtract(1, ordering: .sequentiallyConsistent) }
+        return try $probe.withValue(probe, operation: body)
+    }
 
     /// Notes, in the bound ``probe``, that the default of the requirement `name` answered.
     package static func noteDefault(_ name: String) {
+        guard boundProbes.load(ordering: .relaxed) > 0 else { return }
         probe?.note(name)
     }
 }
