@@ -61,12 +61,14 @@ public struct HTTPHeaderFields: Sendable, Hashable, RandomAccessCollection {
     /// `Set-Cookie` fields cannot be joined without changing their meaning: read them with ``values(for:)``.
     public func value(for name: String) -> String? {
         var result: String?
-        for field in fields where HeaderValidation.namesMatch(field.name, name) {
+        // By index, not `for field in fields`: a field read in place is not copied (its two strings retained) to
+        // compare its name, and every response is asked for a few of its fields.
+        for index in fields.indices where HeaderValidation.namesMatch(fields[index].name, name) {
             if let first = result {
                 let separator = HeaderValidation.namesMatch(name, "Cookie") ? "; " : ", "
-                result = first + separator + field.value
+                result = first + separator + fields[index].value
             } else {
-                result = field.value
+                result = fields[index].value
             }
         }
         return result
@@ -79,7 +81,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, RandomAccessCollection {
 
     /// Whether a field named `name` (any case) is present.
     public func contains(_ name: String) -> Bool {
-        fields.contains { HeaderValidation.namesMatch($0.name, name) }
+        fields.indices.contains { HeaderValidation.namesMatch(fields[$0].name, name) }
     }
 
     /// The fields as a dictionary: one entry per name, under its first spelling, repeated values joined as

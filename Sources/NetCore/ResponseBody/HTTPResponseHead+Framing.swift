@@ -32,8 +32,10 @@ extension HTTPResponseHead {
     /// Calls `body` with every `Content-Length` value, fields and list elements alike, each without the spaces and
     /// tabs (RFC 9110's OWS) around it; empty elements (`5,,5`) left out.
     private func forEachContentLength(_ body: (Substring) -> Void) {
-        for field in headerFields where HeaderValidation.namesMatch(field.name, "Content-Length") {
-            var rest = Substring(field.value)
+        // By index: a field read in place is not copied to compare its name (see `HTTPHeaderFields.value(for:)`).
+        for index in headerFields.indices
+        where HeaderValidation.namesMatch(headerFields[index].name, "Content-Length") {
+            var rest = Substring(headerFields[index].value)
             while !rest.isEmpty {
                 let comma = rest.utf8.firstIndex(of: UInt8(ascii: ",")) ?? rest.endIndex
                 let element = rest[..<comma]
