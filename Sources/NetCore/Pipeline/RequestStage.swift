@@ -95,8 +95,11 @@ package struct Road: Sendable {
             fallthrough
         case .statusCheck:
             let exchange = try await run(request, from: .attempt)
-            // A redirect is the redirect stage's to judge: it checks the one it does not follow.
-            if redirect == nil || !RedirectStateMachine.isRedirect(exchange.response.head) {
+            // A redirect is the redirect stage's to judge: it checks the one it does not follow. A 2xx passes without
+            // the async call.
+            if !exchange.response.head.isSuccess,
+                redirect == nil || !RedirectStateMachine.isRedirect(exchange.response.head)
+            {
                 try await statusCheck.check(exchange)
             }
             return exchange

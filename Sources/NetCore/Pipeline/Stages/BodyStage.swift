@@ -46,8 +46,14 @@ package struct BodyStage: Sendable {
                 if limits.refusesAtHead(response.head, method: exchange.request.method) {
                     throw NetworkError.responseTooLarge(limitBytes: responseLimit)
                 }
-                let data = try await response.body.collect(upTo: responseLimit, expectedLength: response.declaredLength)
-                exchange.data = data
+                // A body the transport handed over whole is taken as it is, without the async call `collect`
+                // would be (one task-stack allocation per request); `collect` refuses one over the limit.
+                if let whole = response.body.bufferedData, whole.count <= responseLimit {
+                    exchange.data = whole
+                } else {
+                    exchange.data = try await response.body.collect(
+                        upTo: responseLimit, expectedLength: response.declaredLength)
+                }
             } else {
                 let (data, truncated) = try await response.body.collectPrefix(upTo: errorLimit)
                 exchange.data = data
