@@ -35,11 +35,9 @@ public struct PluginContext: Sendable {
         requestNumber: UInt64, attempt: Int, reason: Reason, isStreaming: Bool,
         startedAt: ContinuousClock.Instant = .now
     ) {
-        self.requestNumber = requestNumber
-        self.attempt = attempt
-        self.reason = reason
-        self.isStreaming = isStreaming
-        self.start = MonotonicInstant(startedAt)
+        self.init(
+            requestNumber: requestNumber, attempt: attempt, reason: reason, isStreaming: isStreaming,
+            start: MonotonicInstant(startedAt))
     }
 
     /// Creates a context whose attempt began at `start`.
