@@ -9,8 +9,9 @@ import Foundation
 ///
 /// Storing past the bound removes the least recently used items first (a lookup counts as a use of every item of
 /// its key); an item larger than the bound on its own is not stored. A key keeps at most ``maximumVariants`` items:
-/// a lookup reads (on disk: opens) every item of its key, so their number is bounded apart from their bytes. Every change returns the items it removed, so
-/// that the owner can act on them (the disk store deletes their files) outside its lock.
+/// a lookup reads (on disk: opens) every item of its key, so their number is bounded apart from their bytes. Every
+/// change returns the items it removed, so that the owner can act on them (the disk store deletes their files)
+/// outside its lock.
 package struct CacheStore<Item: Sendable>: Sendable {
     private struct Node: Sendable {
         var key: String

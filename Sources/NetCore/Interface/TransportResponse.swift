@@ -25,10 +25,15 @@ public struct TransportResponse: Sendable {
     public init(
         head: HTTPResponseHead, body: ResponseBody, url: URL? = nil, headReceivedAt: ContinuousClock.Instant = .now
     ) {
+        self.init(head: head, body: body, url: url, headArrival: MonotonicInstant(headReceivedAt))
+    }
+
+    /// Creates a response whose head arrived at `headArrival`.
+    package init(head: HTTPResponseHead, body: ResponseBody, url: URL? = nil, headArrival: MonotonicInstant) {
         self.head = head
         self.body = body
         self.url = url
-        self.headArrival = MonotonicInstant(headReceivedAt)
+        self.headArrival = headArrival
     }
 
     /// The status code.

@@ -137,9 +137,7 @@ extension SessionDelegate {
             let at: MonotonicInstant
 
             func response(with body: ResponseBody) -> TransportResponse {
-                var response = TransportResponse(head: head, body: body)
-                response.headArrival = at
-                return response
+                TransportResponse(head: head, body: body, headArrival: at)
             }
         }
 
@@ -355,8 +353,7 @@ extension SessionDelegate {
             if let (head, body, at) = heldBack, let waiter = waiter.take() {
                 // The borrowed delegate declined the challenge (or it failed again): the 401 is the answer, and its
                 // head arrived when it was held back.
-                var response = TransportResponse(head: head, body: ResponseBody(data: body))
-                response.headArrival = at
+                let response = TransportResponse(head: head, body: ResponseBody(data: body), headArrival: at)
                 return Completion(resume: (waiter, .success(response)), finish: writer.map { ($0, nil) })
             }
             let host = configuration.host

@@ -142,9 +142,8 @@ package struct CacheStage: Sendable {
     ) throws -> Exchange {
         try Task.checkCancellation()
         state.recordCache(events)
-        var response = TransportResponse(
-            head: stored.head(at: now), body: ResponseBody(data: stored.body), url: stored.url)
-        response.headArrival = .now
+        let response = TransportResponse(
+            head: stored.head(at: now), body: ResponseBody(data: stored.body), url: stored.url, headArrival: .now)
         state.recordHead(at: response.headArrival)
         var exchange = Exchange(request: request, response: response, data: stored.body)
         exchange.isFromCache = true
