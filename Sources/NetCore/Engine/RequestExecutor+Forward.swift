@@ -73,7 +73,10 @@ extension RequestExecutor {
                     for: request, scope: scope, baseURL: options.baseURL, isAtBase: options.baseURL == nil,
                     ownFieldNames: { _ in true })
         )
-        let outcome = try await takeRoad(request, plan: plan, measures: true) { response, _ in response }
-        return (outcome.value, outcome.metrics!)
+        var metrics: RequestMetrics?
+        let response = try await takeRoad(request, plan: plan, measures: true, metrics: &metrics) { response, _ in
+            response
+        }
+        return (response, metrics!)
     }
 }

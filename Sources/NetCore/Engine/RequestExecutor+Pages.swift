@@ -106,11 +106,13 @@ extension RequestExecutor {
     nonisolated(nonsending) func page<Request: Endpoint>(
         _ request: Request, baseURL: URL, credentials: any CredentialProvider, target: URL?
     ) async throws -> (value: Request.Response, received: ReceivedResponse, metrics: RequestMetrics) {
-        let outcome = try await withDefaults {
-            try await perform(request, baseURL: baseURL, credentials: credentials, measures: true, target: target)
+        var report = RoadReport()
+        let value = try await withDefaults {
+            try await perform(
+                request, baseURL: baseURL, credentials: credentials, measures: true, target: target, report: &report)
         }
-        // `measures: true`: the road always measures.
-        return (outcome.value, outcome.received, outcome.metrics!)
+        // `measures: true`: a request that returns has both.
+        return (value, report.received!, report.metrics!)
     }
 
     /// A `Sendable` token provider and a renewal as the engine's credential.

@@ -36,13 +36,15 @@ extension RequestExecutor {
     /// (whose error fails the request like any other); left unread, the response handed to `deliver` carries the
     /// request's timeout and idle timeout into its body (and, for ``BodyStage/Mode/handOver(limit:)``, the limit),
     /// and a failed status is handed over rather than thrown. `measures`: whether the caller wants the metrics; when
-    /// neither it nor a plugin does, the request ends without them.
+    /// neither it nor a plugin does, the request ends without them; they come back through `metrics`, not in a tuple
+    /// with the value (see ``RoadReport``).
     nonisolated(nonsending) func takeRoad<Value>(
         _ request: TransportRequest,
         plan: RoadPlan,
         measures: Bool,
+        metrics: inout RequestMetrics?,
         deliver: (_ response: TransportResponse, _ received: ReceivedResponse) throws -> Value
-    ) async throws -> (value: Value, metrics: RequestMetrics?) {
+    ) async throws -> Value {
         let state = RequestState(isStreaming: !plan.body.collects)
         let road = stages(state: state, plan: plan)
         let exchange: Exchange
@@ -63,13 +65,14 @@ extension RequestExecutor {
             throw await fail(request, with: error, state: state, plugins: plan.plugins)
         }
         request.progress?.markFinished()
-        guard measures || plan.plugins.any(.didSucceed) else { return (value, nil) }
-        let metrics = state.finish()
+        guard measures || plan.plugins.any(.didSucceed) else { return value }
+        let finished = state.finish()
         for plugin in plan.plugins.taking(.didSucceed) {
             await plugin.didFinish(
-                exchange.request, result: .success(received), metrics: metrics, context: state.endContext)
+                exchange.request, result: .success(received), metrics: finished, context: state.endContext)
         }
-        return (value, metrics)
+        metrics = finished
+        return value
     }
 
     /// The response as the caller gets it: a body left unread is read after the road returns, so the request's

@@ -110,8 +110,9 @@ public struct RequestExecutor: Sendable {
         credentials: (any CredentialRecovery)? = nil
     ) async throws -> Request.Response {
         let credentials = provider(accessToken, credentials)
+        var report = RoadReport()
         return try await withDefaults {
-            try await perform(request, baseURL: baseURL, credentials: credentials, measures: false).value
+            try await perform(request, baseURL: baseURL, credentials: credentials, measures: false, report: &report)
         }
     }
 
@@ -158,12 +159,13 @@ public struct RequestExecutor: Sendable {
         baseURL: URL,
         credentials: any CredentialProvider
     ) async throws -> NetworkResponse<Request.Response> {
-        let outcome = try await withDefaults {
-            try await perform(request, baseURL: baseURL, credentials: credentials, measures: true)
+        var report = RoadReport()
+        let value = try await withDefaults {
+            try await perform(request, baseURL: baseURL, credentials: credentials, measures: true, report: &report)
         }
+        // `measures: true`: a request that returns has both.
         return NetworkResponse(
-            value: outcome.value, received: outcome.received, origin: outcome.received.origin, metrics: outcome.metrics!
-        )
+            value: value, received: report.received!, origin: report.received!.origin, metrics: report.metrics!)
     }
 
     /// `send`'s, `response`'s and `pages`' way down the one road (`takeRoad`): the body
@@ -176,8 +178,9 @@ public struct RequestExecutor: Sendable {
         baseURL: URL,
         credentials: any CredentialProvider,
         measures: Bool,
-        target: URL? = nil
-    ) async throws -> (value: Request.Response, received: ReceivedResponse, metrics: RequestMetrics?) {
+        target: URL? = nil,
+        report: inout RoadReport
+    ) async throws -> Request.Response {
         var built = try build(request, baseURL: baseURL)
         let plan = self.plan(
             for: request, &built, baseURL: baseURL, credentials: credentials, retries: true,
@@ -189,10 +192,10 @@ public struct RequestExecutor: Sendable {
                 throw configuration.presentation.present(error)
             }
         }
-        let outcome = try await takeRoad(built, plan: plan, measures: measures) { _, received in
-            try (decode(request, received), received)
+        return try await takeRoad(built, plan: plan, measures: measures, metrics: &report.metrics) { _, received in
+            report.received = received
+            return try decode(request, received)
         }
-        return (outcome.value.0, outcome.value.1, outcome.metrics)
     }
 
     /// Sends `request` and returns its response once the head has arrived, with the body unread: the road of
@@ -223,8 +226,11 @@ public struct RequestExecutor: Sendable {
             let plan = self.plan(
                 for: request, &built, baseURL: baseURL, credentials: credentials, retries: false,
                 body: .stream(errorLimit: configuration.errorPayloadLimit))
-            let outcome = try await takeRoad(built, plan: plan, measures: true) { response, _ in response }
-            return (response: outcome.value, metrics: outcome.metrics!)
+            var metrics: RequestMetrics?
+            let response = try await takeRoad(built, plan: plan, measures: true, metrics: &metrics) { response, _ in
+                response
+            }
+            return (response: response, metrics: metrics!)
         }
     }
 

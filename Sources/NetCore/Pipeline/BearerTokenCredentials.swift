@@ -9,10 +9,8 @@ package struct BearerTokenCredentials: CredentialProvider {
         self.recovery = recovery
     }
 
-    /// No token and no renewal, boxed once: a provider this size would otherwise be boxed for every request.
-    package static let none: any CredentialProvider = BearerTokenCredentials(
-        token: CallerIsolated<(() -> String?)?>(nil, isolation: nil), recovery: nil
-    )
+    /// No token and no renewal (``NoCredentials``).
+    package static var none: any CredentialProvider { NoCredentials() }
 
     /// Whether there is no token closure: then nothing is read, and no attempt goes to the caller's actor for it.
     var hasNoToken: Bool { token.isNone() }

@@ -22,7 +22,8 @@ package struct CredentialStage: RequestStage {
         self.allowsRenewal = allowsRenewal
         self.state = state
         self.credentialGuard = credentialGuard
-        self.isTokenless = (credentials as? BearerTokenCredentials)?.hasNoToken == true
+        self.isTokenless =
+            credentials is NoCredentials || (credentials as? BearerTokenCredentials)?.hasNoToken == true
     }
 
     /// Whether the stage has nothing to do for `request`: no credential to put on it, none to renew (EKNetwork's
