@@ -119,6 +119,11 @@ enum EngineBenchmark {
         let executor = RequestExecutor(transport: MemoryTransport())
         let suspending = SuspendingMemoryTransport()
         let suspendingManager = NetworkManager(baseURL: base, transport: suspending)
+        // The same engines with a whole-request timeout, which adds the deadline stage to the road.
+        let timedManager = NetworkManager(baseURL: base, transport: MemoryTransport())
+        timedManager.defaultTimeout = .seconds(30)
+        let timedSuspendingManager = NetworkManager(baseURL: base, transport: suspending)
+        timedSuspendingManager.defaultTimeout = .seconds(30)
         let builder = RequestBuilder(userAgent: "netkit-bench")
         let url = base.appending(path: "small")
         return [
@@ -158,6 +163,14 @@ enum EngineBenchmark {
             },
             Case(name: "`NetworkManager.send` over it, an `Endpoint`, 64 in flight", inFlight: 64) {
                 _ = try await suspendingManager.send(GetSmallEndpoint())
+            },
+            Case(name: "`NetworkManager.send`, an `Endpoint`, a 30 s timeout") {
+                _ = try await timedManager.send(GetSmallEndpoint())
+            },
+            Case(
+                name: "`NetworkManager.send` over the suspending transport, 64 in flight, a 30 s timeout", inFlight: 64
+            ) {
+                _ = try await timedSuspendingManager.send(GetSmallEndpoint())
             },
         ]
     }

@@ -87,4 +87,18 @@ struct WholeRequestTimeoutTests {
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
     }
+
+    @Test("a timeout ends the request alone: the caller's task is not cancelled, and its next request goes through")
+    func callerGoesOn() async throws {
+        let stub = StubTransport { _, index in
+            index == 0 ? StubTransport.Reply.status(204).delayed(by: .seconds(600)) : .status(204)
+        }
+        let manager = NetworkManager(baseURL: stubBase, transport: stub)
+        let error = await #expect(throws: URLError.self) {
+            try await manager.send(Patient(timeout: .milliseconds(50)), accessToken: nil)
+        }
+        #expect(error?.code == .timedOut)
+        #expect(!Task.isCancelled)
+        _ = try await manager.send(Patient(timeout: .seconds(30)), accessToken: nil)
+    }
 }
