@@ -5,10 +5,11 @@ import NetKitLock
 /// (``DeadlineStage``) of every request in flight.
 ///
 /// A timer per request (a child task sleeping until its deadline, beside the request's own) cost a task and a sleep
-/// per request, and the sleep outlived every request that ended in time: about twice the rest of the engine's CPU.
+/// per request, and the sleep outlived every request that ended in time: about four times the rest of the engine's
+/// CPU (Docs/Performance.md).
 /// Here a request adds an entry to a table under a lock and removes it when it ends; one dispatch timer wakes at the
-/// earliest deadline (``StateMachine`` decides when). It fires on a queue of its own, not on the tasks' cooperative
-/// threads, so a deadline passes on time however busy those threads are.
+/// earliest deadline (``StateMachine`` decides when). It fires on a queue of its own, not on the cooperative threads
+/// that run the requests' tasks.
 package final class DeadlineScheduler: Sendable {
     /// The process's scheduler.
     package static let shared = DeadlineScheduler()

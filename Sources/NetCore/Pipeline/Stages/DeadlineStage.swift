@@ -8,8 +8,8 @@ import NetKitLock
 ///
 /// The rest of the road runs in one child task, which the deadline cancels (the caller's own task is never
 /// cancelled, so a caller that catches the timeout goes on). One timer serves every request in flight
-/// (``DeadlineScheduler``): a timer per request, a second child sleeping until the deadline, cost twice the rest of
-/// the engine and left a sleep behind for every request that ended in time.
+/// (``DeadlineScheduler``): a timer per request, a second child sleeping until the deadline, cost several times the
+/// rest of the engine and left a sleep behind for every request that ended in time.
 package struct DeadlineStage: RequestStage {
     package let deadline: MonotonicInstant
 
