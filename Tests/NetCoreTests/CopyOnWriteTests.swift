@@ -26,6 +26,7 @@ import Testing
         ("the idle timeout", { $0.idleTimeout = .seconds(3) }),
         ("the operation", { $0.operationID = "other" }),
         ("the credential fields", { $0.credentialFields = .header("X-Key") }),
+        ("the credential fields, in place", { $0.credentialFields.formUnion(.queryItem("api_key")) }),
         ("a correlation field", { $0.markCorrelationHeader("X-Trace") }),
         ("the cookie jar's say", { $0.cookiesFromJar = true }),
     ]
@@ -45,6 +46,16 @@ import Testing
         #expect(original.credentialFields == .standard)
         #expect(!original.isCorrelationHeader("X-Trace"))
         #expect(!original.cookiesFromJar)
+    }
+
+    @Test("a request's credential fields start as the standard ones, and a change in place adds to them")
+    func standardCredentialFields() throws {
+        var request = try Self.request()
+        #expect(request.credentialFields == .standard)
+        request.credentialFields.formUnion(.header("X-Key"))
+        #expect(request.credentialFields == CredentialFields.standard.union(.header("X-Key")))
+        #expect(request.credentialFields.containsHeader("authorization"))
+        #expect(request.credentialFields.containsHeader("x-key"))
     }
 
     @Test("a request changed in place keeps every change")

@@ -279,7 +279,10 @@ public struct RequestExecutor: Sendable {
 
     /// Marks the fields of `request` that carry a credential: the standard ones, the engine's and the plugins'.
     func declareCredentials(in request: inout TransportRequest, plugins: PluginList) {
-        var fields = request.credentialFields.union(configuration.credentialFields)
+        let declared = configuration.credentialFields
+        // Nothing declared (the default): the request keeps the standard fields without touching them.
+        guard !declared.isEmpty || !plugins.credentialFields.isEmpty else { return }
+        var fields = request.credentialFields.union(declared)
         if !plugins.credentialFields.isEmpty { fields.formUnion(plugins.credentialFields) }
         request.credentialFields = fields
     }

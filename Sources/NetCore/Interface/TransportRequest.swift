@@ -70,10 +70,11 @@ public struct TransportRequest: Sendable {
     /// coalescer tell callers apart, and what logs and cURL lines hide follow from it; a transport that records or
     /// prints requests should hide these too.
     public var credentialFields: CredentialFields {
-        _read { yield storage.credentialFields }
+        _read { yield storage.credentialFields ?? .standard }
         _modify {
             makeUnique()
-            yield &storage.credentialFields
+            if storage.credentialFields == nil { storage.credentialFields = .standard }
+            yield &storage.credentialFields!
         }
     }
     /// The header names (ASCII-lowercased) marked as correlation fields (``markCorrelationHeader(_:)``).
@@ -121,7 +122,9 @@ public struct TransportRequest: Sendable {
         var wholeBody: WholeBodyLimits?
         var idleTimeout: Duration?
         var operationID: String?
-        var credentialFields: CredentialFields = .standard
+        /// `nil`: ``CredentialFields/standard``, which every request shares, left unreferenced until someone reads it
+        /// (a reference taken by every request is an atomic write to memory that every core contends for).
+        var credentialFields: CredentialFields?
         var correlationHeaderNames: Set<String> = []
         var cookiesFromJar = false
 
