@@ -168,11 +168,11 @@ public struct RequestExecutor: Sendable {
             value: value, received: report.received!, origin: report.received!.origin, metrics: report.metrics!)
     }
 
-    /// `send`'s, `response`'s and `pages`' way down the one road (`takeRoad`): the body
-    /// collected and decoded. `measures`: whether the caller wants the metrics; when neither it nor a plugin does,
-    /// the request ends without them. `target`: an absolute URL the request goes to instead of its own (a page's
-    /// `Link`), its query kept exactly; the credential guard is the one of the request as built, so credentials
-    /// still go only where ``Configuration/credentialScope`` allows.
+    /// `send`'s, `response`'s and `pages`' way down the one road (`takeRoad`): the body collected and decoded.
+    /// `measures`: whether the caller wants the metrics and the response (in `report`); when neither it nor a plugin
+    /// does, the request ends without them. `target`: an absolute URL the request goes to instead of its own (a
+    /// page's `Link`), its query kept exactly; the credential guard is the one of the request as built, so
+    /// credentials still go only where ``Configuration/credentialScope`` allows.
     nonisolated(nonsending) func perform<Request: Endpoint>(
         _ request: Request,
         baseURL: URL,
@@ -193,7 +193,7 @@ public struct RequestExecutor: Sendable {
             }
         }
         return try await takeRoad(built, plan: plan, measures: measures, metrics: &report.metrics) { _, received in
-            report.received = received
+            if measures { report.received = received }
             return try decode(request, received)
         }
     }
