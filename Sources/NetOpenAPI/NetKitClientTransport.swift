@@ -69,7 +69,7 @@ public struct NetKitClientTransport: ClientTransport {
     ///     the client.
     public init(executor: RequestExecutor, credentials: (any CredentialProvider)? = nil) {
         self.executor = executor
-        self.credentials = credentials ?? BearerTokenCredentials.none
+        self.credentials = credentials ?? NoCredentials()
         self.retryPolicy = nil
         self.timeout = nil
         self.idempotentOperations = []

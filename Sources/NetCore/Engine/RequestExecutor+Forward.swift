@@ -8,7 +8,7 @@ extension RequestExecutor {
     /// What the road of a ready-made request needs besides the request: what an ``Endpoint`` would say.
     package struct ForwardingOptions: Sendable {
         /// The credential put on every attempt and renewed once on a rejection.
-        package var credentials: any CredentialProvider = BearerTokenCredentials.none
+        package var credentials: any CredentialProvider = NoCredentials()
         /// Bounds the whole exchange, retries, renewal and the reading of the body included; `nil`: the engine's
         /// ``RequestExecutor/Configuration/defaultTimeout``.
         package var timeout: Duration?

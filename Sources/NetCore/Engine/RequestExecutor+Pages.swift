@@ -119,7 +119,7 @@ extension RequestExecutor {
     private static func credentials(
         _ tokenProvider: (@Sendable () -> String?)?, _ recovery: (any CredentialRecovery)?
     ) -> any CredentialProvider {
-        guard tokenProvider != nil || recovery != nil else { return BearerTokenCredentials.none }
+        guard tokenProvider != nil || recovery != nil else { return NoCredentials() }
         // Safe without an actor: the provider is Sendable.
         let token = CallerIsolated<(() -> String?)?>(tokenProvider, isolation: nil)
         return BearerTokenCredentials(token: token, recovery: recovery)

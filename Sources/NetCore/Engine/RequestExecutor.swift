@@ -148,7 +148,7 @@ public struct RequestExecutor: Sendable {
         _ recovery: (any CredentialRecovery)?,
         isolation: isolated (any Actor)? = #isolation
     ) -> any CredentialProvider {
-        if accessToken == nil, recovery == nil { return BearerTokenCredentials.none }
+        if accessToken == nil, recovery == nil { return NoCredentials() }
         return BearerTokenCredentials(token: CallerIsolated(accessToken, isolation: isolation), recovery: recovery)
     }
 

@@ -9,9 +9,6 @@ package struct BearerTokenCredentials: CredentialProvider {
         self.recovery = recovery
     }
 
-    /// No token and no renewal (``NoCredentials``).
-    package static var none: any CredentialProvider { NoCredentials() }
-
     /// Whether there is no token closure: then nothing is read, and no attempt goes to the caller's actor for it.
     var hasNoToken: Bool { token.isNone() }
 

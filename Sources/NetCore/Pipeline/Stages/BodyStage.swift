@@ -25,7 +25,7 @@ package struct BodyStage: Sendable {
     package let mode: Mode
     package let state: RequestState
     /// The credential provider, asked which statuses are rejections.
-    package var credentials: any CredentialProvider = BearerTokenCredentials.none
+    package var credentials: any CredentialProvider = NoCredentials()
 
     /// Tells the transport that the body is gathered here anyway, and how much of it is kept.
     package func prepare(_ request: inout TransportRequest) {

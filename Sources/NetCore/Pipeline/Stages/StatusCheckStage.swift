@@ -13,7 +13,7 @@ struct StatusCheckStage: Sendable {
     /// The request's (or the engine's) error model, `nil` when neither names one.
     package var errorModel: ServerErrorDecoding? = nil
     /// The credential provider, asked which statuses are rejections.
-    package var credentials: any CredentialProvider = BearerTokenCredentials.none
+    package var credentials: any CredentialProvider = NoCredentials()
 
     /// Judges the exchange the stages inside returned: returns for a 2xx, throws the failure otherwise. A check
     /// after the road inside rather than a stage around it, so that it costs no call on the road of a success.
