@@ -51,6 +51,7 @@ public enum TransportConformance {
             droppedBody, shortBody,
             cancellationBeforeHead, cancellationDuringBody, abandonedBody,
             redirects, refusedConnection, idleTimeout, oversizedDeclaredLength,
+            eventSequences, unansweredClose,
         ] + cachingChecks
     }
 

@@ -25,6 +25,8 @@ import NetCore
 /// | `netkit_http_client_response_body_bytes_total` | counter | method, host | response body bytes read, all attempts |
 /// | `netkit_http_client_requests_in_flight` | meter | method, host | requests started and not yet ended |
 /// | `netkit_http_client_cache_events_total` | counter | method, host, event, reason | what the response cache did (``NetCore/CacheEvent``), one per event of the request's ``NetCore/RequestMetrics/cacheEvents`` |
+/// | `netkit_http_client_phase_duration` | timer | method, host, phase | each phase of each request, from its events (``NetCore/RequestEvent``): `queue` (waiting in a held line), `credential_renewal`, `attempt`, `time_to_head` (handed to the transport until the response head), `body` (head until the body's end), `retry_wait` |
+/// | `netkit_http_client_retry_budget_exhausted_total` | counter | method, host | retries the retry policy allowed and the retry budget refused (``NetCore/RetryBudget``) |
 ///
 /// `event` is ``NetCore/CacheEvent/name``: `hit`, `miss`, `revalidated`, `stale`, `stored`, `not_stored`,
 /// `invalidated` or `unavailable`. `reason` is there only for `stale` and `not_stored`, a fixed word
@@ -42,7 +44,7 @@ import NetCore
 /// A request is in flight from this plugin's `prepare` to its `didFinish`: the gauge goes up once and down exactly
 /// once, whether the request succeeds, fails or is cancelled; a `stream` ends when its response head has arrived.
 /// The metrics are made through the factory as each request ends, so the factory's own caching decides their life.
-public struct MetricsPlugin: Plugin {
+public struct MetricsPlugin: RequestObserver {
     /// Where the metrics are made.
     public let factory: any MetricsFactory
     /// What every name begins with, followed by `_`.
@@ -54,6 +56,7 @@ public struct MetricsPlugin: Plugin {
     private struct Flight: Sendable {
         var dimensions: [(String, String)]
         var lastStatus: Int?
+        var phases = RequestPhases()
     }
 
     /// Creates the plugin.
@@ -121,6 +124,23 @@ public struct MetricsPlugin: Plugin {
             if let reason = event.reasonName { cached.insert(("reason", reason), at: min(3, cached.count)) }
             Counter(label: name("cache_events_total"), dimensions: cached, factory: factory).increment()
         }
+    }
+
+    /// Times each phase of the request as it ends, and counts retries the budget refused.
+    public func observe(_ event: RequestEvent) {
+        let ended = ledger.update(event.requestNumber) { flight in
+            (flight.phases.take(event), flight.dimensions)
+        }
+        guard let (phase, dimensions) = ended else { return }
+        if case .retryBudgetExhausted = event.kind {
+            Counter(label: name("retry_budget_exhausted_total"), dimensions: dimensions, factory: factory).increment()
+        }
+        guard let phase else { return }
+        Timer(
+            label: name("phase_duration"),
+            dimensions: Self.inserting(("phase", phase.phase.rawValue), into: dimensions),
+            factory: factory
+        ).recordNanoseconds(Self.nanoseconds(phase.duration))
     }
 
     /// `<prefix>_http_client_<metric>`.

@@ -37,7 +37,13 @@ import Tracing
 ///
 /// A span with `error.type` has status error; the request span also records the error, as a ``RedactedError`` so
 /// that no exporter writes out a URL or a header. No header value ever becomes an attribute.
-public struct TracingPlugin: Plugin {
+///
+/// Each phase of the request (``NetCore/RequestEvent``) is a span event on the request span, named
+/// `netkit.` and the event's ``NetCore/RequestEvent/Kind/name`` (`netkit.attempt_start`, `netkit.response_head`,
+/// `netkit.retry_scheduled` …), with what the event says as attributes: `netkit.attempt`,
+/// `http.response.status_code`, `netkit.bytes`, `netkit.wait_ms`, `netkit.origin` (scheme, host and port only).
+/// A reason (an error's description) is not an attribute: the recorded error says it, redacted.
+public struct TracingPlugin: RequestObserver {
     /// Where spans are started and contexts injected.
     public let tracer: any Tracer
     /// Which query values `url.full` hides (all of them by default).
@@ -147,6 +153,28 @@ public struct TracingPlugin: Plugin {
         }
         if let error { trace.request.recordError(RedactedError(error)) }
         Self.end(trace.request, status: status, error: error)
+    }
+
+    /// Adds the event to the request span, once `prepare` has started it (every event but `call_start` comes after).
+    public func observe(_ event: RequestEvent) {
+        guard let span = ledger.entry(event.requestNumber)?.request else { return }
+        var attributes = SpanAttributes()
+        switch event.kind {
+        case .attemptStart(let attempt, _): attributes["netkit.attempt"] = attempt
+        case .attemptEnd(let attempt, let status):
+            attributes["netkit.attempt"] = attempt
+            attributes["http.response.status_code"] = status
+        case .attemptFailed(let attempt, _): attributes["netkit.attempt"] = attempt
+        case .responseHead(let status), .callEnd(let status): attributes["http.response.status_code"] = status
+        case .responseBodyEnd(let bytes): attributes["netkit.bytes"] = Int(clamping: bytes)
+        case .retryScheduled(let wait, _): attributes["netkit.wait_ms"] = Int(wait / .milliseconds(1))
+        case .redirect(let status, let origin):
+            attributes["http.response.status_code"] = status
+            attributes["netkit.origin"] = origin
+        case .retryBudgetExhausted(let origin): attributes["netkit.origin"] = origin
+        default: break
+        }
+        span.addEvent(SpanEvent(name: "netkit.\(event.kind.name)", attributes: attributes))
     }
 
     /// The attributes every span of `request` carries.

@@ -81,6 +81,13 @@ extension RequestExecutor {
         /// The retry policy of requests that keep ``Endpoint``'s default `retryPolicy`; `nil` (the default): no
         /// retries. A request that implements `retryPolicy` keeps its own (`RetryPolicy()` included).
         public var defaultRetryPolicy: RetryPolicy?
+        /// Bounds the retries of every request together, per origin, so that retries cannot multiply the load on a
+        /// failing server (see ``RetryBudget``): by default a `RetryBudget()` of this configuration's own (retries
+        /// at most 20 % of the requests to an origin, at least 10 per 10 s), shared by every request of the
+        /// configuration and of its copies (the engines and managers built with it included); a configuration
+        /// made apart has a budget of its own. A retry it refuses fails the request with its own error and sets
+        /// ``RequestMetrics/retryBudgetExhausted``. `nil`: no budget, each request retries as its policy says.
+        public var retryBudget: RetryBudget? = RetryBudget()
         /// Header fields and query items of your own that carry a credential (an API key in
         /// ``RequestBuilder/defaultHeaders``, a signature in the query), besides ``CredentialFields/standard`` and
         /// what plugins declare: they go only where ``credentialScope`` allows, never across a redirect to another

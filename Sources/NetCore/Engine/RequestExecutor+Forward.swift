@@ -61,6 +61,7 @@ extension RequestExecutor {
             plugins: plugins,
             timeout: options.timeout ?? configuration.defaultTimeout,
             retryPolicy: mayRepeat ? options.retryPolicy ?? configuration.defaultRetryPolicy : nil,
+            resendsUnanswered: mayRepeat,
             credentials: options.credentials,
             allowsRenewal: true,
             errorDecoder: CallerIsolated<((Data) -> (any Error)?)?>(nil),

@@ -13,6 +13,9 @@ struct RoadPlan {
     var timeout: Duration?
     /// The retries of transient failures; `nil`: none (a request that may not be repeated, or a stream).
     var retryPolicy: RetryPolicy?
+    /// Whether an attempt whose connection closed before any response is sent once more by the engine alone (a
+    /// request that may be repeated, whose body can be sent again: ``BodyStage/resendsUnanswered``).
+    var resendsUnanswered: Bool
     /// The credential put on every attempt.
     var credentials: any CredentialProvider
     /// Whether a rejection renews the credential once and resends.
@@ -45,7 +48,8 @@ extension RequestExecutor {
         metrics: inout RequestMetrics?,
         deliver: (_ response: TransportResponse, _ received: ReceivedResponse) throws -> Value
     ) async throws -> Value {
-        let state = RequestState(isStreaming: !plan.body.collects)
+        let state = RequestState(isStreaming: !plan.body.collects, observers: plan.plugins.observers)
+        state.emit(.callStart(method: request.head.method, origin: HTTPOrigin(request.head).description))
         let road = stages(state: state, plan: plan)
         let exchange: Exchange
         let received: ReceivedResponse
@@ -65,6 +69,7 @@ extension RequestExecutor {
             throw await fail(request, with: error, state: state, plugins: plan.plugins)
         }
         request.progress?.markFinished()
+        state.emit(.callEnd(status: received.head.statusCode))
         guard measures || plan.plugins.any(.didSucceed) else { return value }
         let finished = state.finish()
         for plugin in plan.plugins.taking(.didSucceed) {
@@ -98,7 +103,7 @@ extension RequestExecutor {
         if let retryPolicy = plan.retryPolicy, retryPolicy.maxRetryCount > 0 {
             retry = RetryStage(
                 policy: retryPolicy, state: state, clock: configuration.clock, randomUnit: configuration.randomUnit,
-                presentation: configuration.presentation)
+                presentation: configuration.presentation, budget: configuration.retryBudget)
         }
         // The cache answers and stores on `send`'s road only (a stream's body is the caller's to read, once) but
         // invalidates on every road; coalescing is `send`'s. Both tell callers apart by transport and cookie jar too.
@@ -128,7 +133,9 @@ extension RequestExecutor {
                 ? configuration.coalescer.map {
                     CoalescingStage(coalescer: $0, state: state, transport: transport, cookieJar: cookieJar)
                 } : nil,
-            body: BodyStage(mode: plan.body, state: state, credentials: plan.credentials),
+            body: BodyStage(
+                mode: plan.body, state: state, credentials: plan.credentials,
+                resendsUnanswered: plan.resendsUnanswered),
             transport: transport,
             state: state
         )

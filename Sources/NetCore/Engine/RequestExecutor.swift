@@ -257,8 +257,8 @@ public struct RequestExecutor: Sendable {
     ) -> RoadPlan {
         let plugins = pluginList(adding: request.plugins)
         declareCredentials(in: &built, plugins: plugins)
-        let mayRepeat =
-            retries && request.allowsRetry && built.isReplayable
+        let safeToRepeat =
+            request.allowsRetry && built.isReplayable
             && RetryPolicy.allowsRepeating(
                 method: built.method,
                 declaredIdempotent: request.isIdempotent,
@@ -267,7 +267,8 @@ public struct RequestExecutor: Sendable {
         return RoadPlan(
             plugins: plugins,
             timeout: request.timeout ?? configuration.defaultTimeout,
-            retryPolicy: mayRepeat ? request.retryPolicy : nil,
+            retryPolicy: retries && safeToRepeat ? request.retryPolicy : nil,
+            resendsUnanswered: safeToRepeat,
             credentials: credentials,
             allowsRenewal: request.allowsRetry,
             errorDecoder: CallerIsolated(request.errorDecoder),
@@ -324,6 +325,8 @@ public struct RequestExecutor: Sendable {
             default: error
             }
         built.progress?.markEnded(cancelled ? .cancelled : .failed)
+        if cancelled { state.emit(.cancelled) }
+        state.emit(.callFailed(reason: RequestState.reason(visible)))
         let metrics = state.finish()
         let request = (error as? ResponseFailure)?.exchange.request ?? built
         let result: Result<ReceivedResponse, any Error> = .failure(visible)

@@ -104,6 +104,11 @@ public final class HoldTheLine: Sendable {
     /// Returns when the line is open (at once unless it is held, or the caller holds it).
     /// - Throws: `CancellationError` if the waiting task is cancelled.
     nonisolated(nonsending) public func waitUntilOpen() async throws {
+        try await waitUntilOpen(onQueued: {})
+    }
+
+    /// ``waitUntilOpen()``, calling `onQueued` when the caller is parked to wait (not when the line is open).
+    nonisolated(nonsending) package func waitUntilOpen(onQueued: () -> Void) async throws {
         guard isHeld, !isHolder else { return }
         let id = state.withLock { state -> Int in
             state.nextWaiter += 1
@@ -120,6 +125,7 @@ public final class HoldTheLine: Sendable {
                 if let outcome {
                     continuation.resume(with: outcome)
                 } else {
+                    onQueued()
                     notifyObserver()
                 }
             }

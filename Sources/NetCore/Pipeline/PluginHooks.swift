@@ -42,6 +42,8 @@ package struct PluginList: Sendable {
     package let union: PluginHooks
     /// The credential fields the plugins declare, together.
     package let credentialFields: CredentialFields
+    /// The plugins told every event of the request, in order.
+    package let observers: [any RequestObserver]
 
     /// No plugins.
     package static let empty = PluginList(ordered: [])
@@ -57,6 +59,7 @@ package struct PluginList: Sendable {
         }
         self.union = union
         self.credentialFields = plugins.reduce(into: CredentialFields.none) { $0.formUnion($1.credentialFields) }
+        self.observers = plugins.compactMap { $0 as? any RequestObserver }
     }
 
     /// Whether some plugin takes part in `hook`.

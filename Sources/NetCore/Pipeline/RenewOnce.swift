@@ -12,6 +12,8 @@ package enum RenewOnce {
     ///     cannot be sent again, a request that carries its own credential).
     ///   - attempt: One attempt with the credential current when it is called.
     ///   - isRejected: Whether an answer means the credential was rejected (the provider's ``CredentialProvider/isRejection(_:)``).
+    ///   - willRenew: Called when a rejection is about to be renewed.
+    ///   - didRenew: Called when that renewal ended: `true` when there is a new credential to resend with.
     ///   - willResend: Called after a renewal, before the resend.
     /// - Returns: The answer to deliver: an accepted one, a rejection that cannot be renewed, or the resend's.
     /// - Throws: What `attempt` throws; `CancellationError` when the renewal was cancelled; the renewal's own error
@@ -20,6 +22,8 @@ package enum RenewOnce {
         recovery: (any CredentialRecovery)?,
         attempt: () async throws -> Answer,
         isRejected: (Answer) -> Bool,
+        willRenew: () -> Void = {},
+        didRenew: (_ renewed: Bool) -> Void = { _ in },
         willResend: () -> Void = {}
     ) async throws -> Answer {
         var machine = StateMachine(canRenew: recovery != nil)
@@ -30,6 +34,7 @@ package enum RenewOnce {
             let rejected = machine.mayRenew && isRejected(answer)
             guard let recovery, machine.answered(rejected: rejected) == .renew else { return answer }
             let ended: (result: StateMachine.RenewalResult, error: (any Error)?)
+            willRenew()
             do {
                 try await recovery.recover(fromUnauthorizedAt: generation)
                 ended = (.renewed, nil)
@@ -40,6 +45,7 @@ package enum RenewOnce {
             } catch {
                 ended = (.failed, error)
             }
+            didRenew(ended.result == .renewed)
             switch machine.renewalEnded(ended.result) {
             case .resend: willResend()
             case .deliverRejection: return answer

@@ -27,6 +27,10 @@ public struct RequestMetrics: Sendable, Equatable {
     public var attempts: Int
     /// Every wait before a retry, in order.
     public var retryWaits: [Duration]
+    /// The times the engine sent an attempt once more on its own because the connection closed or was reset before
+    /// any response came (a safe request whose body can be sent again); not counted in ``attempts``, nor against the
+    /// retry policy.
+    public var transparentRetries: Int
     /// The request body bytes sent, over all attempts (as far as the sizes were known).
     public var bytesSent: Int64
     /// The response body bytes NetKit read, over all attempts.
@@ -39,6 +43,10 @@ public struct RequestMetrics: Sendable, Equatable {
     /// stale has ended: what it comes to (revalidated, stored, not stored) is not part of that request's events,
     /// nor of any other's.
     public var cacheEvents: [CacheEvent]
+    /// Whether the retry budget (``RetryBudget``) stopped a retry the request's ``RetryPolicy`` allowed: the request
+    /// then failed with the error of its last attempt, because retries to its origin had already used up their
+    /// share of the traffic.
+    public var retryBudgetExhausted: Bool
 
     // The instants, stored as values of known size (see ``MonotonicInstant``).
     package private(set) var started: MonotonicInstant
@@ -51,9 +59,11 @@ public struct RequestMetrics: Sendable, Equatable {
         self.startDate = startDate
         self.attempts = 0
         self.retryWaits = []
+        self.transparentRetries = 0
         self.bytesSent = 0
         self.bytesReceived = 0
         self.cacheEvents = []
+        self.retryBudgetExhausted = false
     }
 
     /// From ``start`` to ``end`` (to now, while the request runs).

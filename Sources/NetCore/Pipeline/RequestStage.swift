@@ -83,7 +83,19 @@ package struct Road: Sendable {
             if let retry { return try await retry.run(request) { try await self.run($0, from: .line) } }
             fallthrough
         case .line:
-            if let line { try await line.waitUntilOpen() }
+            if let line {
+                if state.isObserved {
+                    var queued = false
+                    // The wait ends in the line's opening or in the request's cancellation: dequeued either way.
+                    defer { if queued { state.emit(.dequeued) } }
+                    try await line.waitUntilOpen {
+                        queued = true
+                        state.emit(.queued)
+                    }
+                } else {
+                    try await line.waitUntilOpen()
+                }
+            }
             fallthrough
         case .redirect:
             if let redirect { return try await redirect.run(request) { try await self.run($0, from: .credential) } }
@@ -107,7 +119,17 @@ package struct Road: Sendable {
             if !attempt.isEmpty {
                 return try await attempt.run(request) { try await self.run($0, from: .credentialScope) }
             }
-            state.countAttempt(sending: request.bodyLength)
+            let number = state.countAttempt(sending: request.bodyLength)
+            if state.isObserved {
+                do {
+                    let exchange = try await run(request, from: .credentialScope)
+                    state.emitAttemptEnd(number, .success(exchange))
+                    return exchange
+                } catch {
+                    state.emitAttemptEnd(number, .failure(error))
+                    throw error
+                }
+            }
             fallthrough
         case .credentialScope:
             var request = request
@@ -125,18 +147,31 @@ package struct Road: Sendable {
         case .body:
             var request = request
             body.prepare(&request)
-            try Task.checkCancellation()
-            do {
-                let response = try await transport.send(request)
-                // Whatever the transport read of such a body, another reader would have framed it differently.
-                try response.head.checkFraming(host: request.head.host)
-                state.recordHead(at: response.headArrival)
-                var exchange = Exchange(request: request, response: response)
-                try await body.read(&exchange)
-                return exchange
-            } catch let error as TransportError {
-                // Every transport's failure says where: host and port, from the request it was sending.
-                throw error.located(at: request.head)
+            var resent = false
+            while true {
+                try Task.checkCancellation()
+                state.emit(.requestStart)
+                do {
+                    let response: TransportResponse
+                    do {
+                        response = try await transport.send(request)
+                    } catch let error as TransportError where !resent && body.resendsAfter(error) && !Task.isCancelled {
+                        // Nothing of an answer came: the request is sent once more, outside the retry policy.
+                        resent = true
+                        state.recordTransparentRetry(
+                            sending: request.bodyLength, because: error.located(at: request.head))
+                        continue
+                    }
+                    // Whatever the transport read of such a body, another reader would have framed it differently.
+                    try response.head.checkFraming(host: request.head.host)
+                    state.recordHead(at: response.headArrival, status: response.head.statusCode)
+                    var exchange = Exchange(request: request, response: response)
+                    try await body.read(&exchange)
+                    return exchange
+                } catch let error as TransportError {
+                    // Every transport's failure says where: host and port, from the request it was sending.
+                    throw error.located(at: request.head)
+                }
             }
         }
     }

@@ -1,10 +1,12 @@
 import NetKitLock
 import Synchronization
 
-/// The state one request's stages share: attempt numbers and metrics.
+/// The state one request's stages share: attempt numbers, metrics, and the events its observers are told.
 package final class RequestState: Sendable {
     private struct Values {
         var metrics: RequestMetrics
+        /// Whether the event that ends the call was told: no other follows it.
+        var closed = false
         var nextReason: PluginContext.Reason = .initial
         /// Why the last attempt was made, for the context of the hooks that end the request.
         var lastReason: PluginContext.Reason = .initial
@@ -18,15 +20,71 @@ package final class RequestState: Sendable {
     /// When the request started (``RequestMetrics/start``), readable without the lock.
     package let start: MonotonicInstant
     private let values: Lock<Values>
+    /// The plugins told the request's events; `nil` when none is, and then no event is made.
+    private let observers: [any RequestObserver]?
 
     private static let counter = Atomic<UInt64>(0)
 
-    package init(isStreaming: Bool) {
+    /// Set for work that runs on a request's road without being part of it (the cache's background validation):
+    /// its phases are not the request's events.
+    @TaskLocal package static var isDetached = false
+
+    package init(isStreaming: Bool, observers: [any RequestObserver] = []) {
         self.number = Self.counter.add(1, ordering: .relaxed).newValue
         self.isStreaming = isStreaming
         let metrics = RequestMetrics()
         self.start = metrics.started
         self.values = Lock(Values(metrics: metrics))
+        self.observers = observers.isEmpty ? nil : observers
+    }
+
+    /// Whether some plugin is told the request's events.
+    package var isObserved: Bool { observers != nil }
+
+    /// Tells the observers `kind`, now; `kind` is not even made when nobody observes. Nothing is told after the call
+    /// ended, nor from work detached from the request (``isDetached``).
+    package func emit(_ kind: @autoclosure () -> RequestEvent.Kind) {
+        guard let observers, !Self.isDetached else { return }
+        let kind = kind()
+        let ends: Bool
+        switch kind {
+        case .callEnd, .callFailed: ends = true
+        default: ends = false
+        }
+        let open = values.withLock { values in
+            guard !values.closed else { return false }
+            values.closed = ends
+            return true
+        }
+        guard open else { return }
+        let event = RequestEvent(requestNumber: number, kind: kind, instant: .now)
+        for observer in observers { observer.observe(event) }
+    }
+
+    /// Tells the observers how attempt `attempt` ended: with a response (whatever the stages outside make of it) or
+    /// without one.
+    package func emitAttemptEnd(_ attempt: Int, _ result: @autoclosure () -> Result<Exchange, any Error>) {
+        emit(
+            {
+                switch result() {
+                case .success(let exchange):
+                    return .attemptEnd(attempt: attempt, status: exchange.response.statusCode)
+                case .failure(let failure as ResponseFailure):
+                    return .attemptEnd(attempt: attempt, status: failure.exchange.response.statusCode)
+                case .failure(let error):
+                    return .attemptFailed(attempt: attempt, reason: Self.reason(error))
+                }
+            }())
+    }
+
+    /// What an event says of `error`: its description, as the caller would read it (a cancellation in words).
+    package static func reason(_ error: any Error) -> String {
+        switch error {
+        case is CancellationError: "cancelled"
+        case let failure as ResponseFailure: reason(failure.error)
+        case let failure as RefreshFailure: reason(failure.underlying)
+        default: String(describing: error)
+        }
     }
 
     /// The context of `prepare`.
@@ -46,7 +104,7 @@ package final class RequestState: Sendable {
 
     /// Counts a new attempt of `bytes` body bytes and returns its context.
     func beginAttempt(sending bytes: Int64?) -> PluginContext {
-        values.withLock { values in
+        let context = values.withLock { values in
             values.metrics.attempts += 1
             values.metrics.bytesSent += bytes ?? 0
             let reason = values.nextReason
@@ -56,16 +114,22 @@ package final class RequestState: Sendable {
                 requestNumber: number, attempt: values.metrics.attempts, reason: reason, isStreaming: isStreaming,
                 start: .now)
         }
+        emit(.attemptStart(attempt: context.attempt, reason: context.reason))
+        return context
     }
 
-    /// Counts a new attempt of `bytes` body bytes that no plugin hook will see.
-    func countAttempt(sending bytes: Int64?) {
-        values.withLock { values in
+    /// Counts a new attempt of `bytes` body bytes that no plugin hook will see; its number.
+    @discardableResult
+    func countAttempt(sending bytes: Int64?) -> Int {
+        let (attempt, reason) = values.withLock { values in
             values.metrics.attempts += 1
             values.metrics.bytesSent += bytes ?? 0
             values.lastReason = values.nextReason
             values.nextReason = .initial
+            return (values.metrics.attempts, values.lastReason)
         }
+        emit(.attemptStart(attempt: attempt, reason: reason))
+        return attempt
     }
 
     /// Says why the next attempt will be made.
@@ -82,22 +146,44 @@ package final class RequestState: Sendable {
         }
     }
 
-    func recordHead(at instant: MonotonicInstant) {
+    /// Notes the arrival of a response head of `status`.
+    func recordHead(at instant: MonotonicInstant, status: Int) {
         values.withLock { $0.metrics.headArrival = instant }
+        emit(.responseHead(status: status))
     }
 
+    /// Notes a body read to its end.
     func recordReceived(_ bytes: Int) {
         values.withLock { $0.metrics.bytesReceived += Int64(bytes) }
+        emit(.responseBodyEnd(bytes: Int64(bytes)))
     }
 
-    func recordRetryWait(_ wait: Duration) {
+    /// Notes a retry after `wait`, because of `error`.
+    func recordRetry(after wait: Duration, because error: any Error) {
         values.withLock { $0.metrics.retryWaits.append(wait) }
+        emit(.retryScheduled(wait: wait, reason: Self.reason(error)))
+    }
+
+    /// Notes that the retry budget of `origin` refused a retry the policy allowed.
+    func recordRetryBudgetExhausted(origin: HTTPOrigin) {
+        values.withLock { $0.metrics.retryBudgetExhausted = true }
+        emit(.retryBudgetExhausted(origin: origin.description))
+    }
+
+    /// Notes an attempt sent once more, `bytes` body bytes again, after its connection closed unanswered (`error`).
+    func recordTransparentRetry(sending bytes: Int64?, because error: any Error) {
+        values.withLock { values in
+            values.metrics.transparentRetries += 1
+            values.metrics.bytesSent += bytes ?? 0
+        }
+        emit(.transparentRetry(reason: Self.reason(error)))
     }
 
     /// Adds what the cache did to the request's ``RequestMetrics/cacheEvents``.
     func recordCache(_ events: [CacheEvent]) {
         guard !events.isEmpty else { return }
         values.withLock { $0.metrics.cacheEvents.append(contentsOf: events) }
+        for event in events { emit(RequestEvent.Kind(event)) }
     }
 
     /// Marks the end and returns the final metrics.

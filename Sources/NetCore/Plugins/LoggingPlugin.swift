@@ -24,7 +24,7 @@ import Foundation
 /// | `debug` | `→ GET https://api.example.com/todos?state=…` before each attempt, `← 200 GET https://api.example.com/todos 1.2 KiB in 18 ms` after it; at the end of a request the response cache took part in, what it did: `GET https://api.example.com/todos?state=…: cache hit` (``CacheEvent``) |
 /// | `info` | a retry (with its wait) or a resend after a token refresh |
 /// | `notice` | a cancelled request |
-/// | `error` | a failed request, with its error described without secrets |
+/// | `error` | a failed request, with its error described without secrets (and, when the ``RetryBudget`` stopped a retry the policy allowed, that it did) |
 ///
 /// With `includesCURL: true`, each attempt is also written as a `curl` command at `debug` even when the logger's
 /// level is higher (the default `error` included): asking for it is enough. Its secrets are hidden like the other
@@ -171,8 +171,10 @@ public struct LoggingPlugin: Plugin {
         guard case .failure(let error) = result, !(error is CancellationError) else { return }
         logger.log(.error) {
             let description = LogRedaction.describe(error)
+            let budget = metrics.retryBudgetExhausted ? Self.retryBudgetNote(request) : ""
             var failure = record(.error, .failure, request, correlation: correlation) {
                 "\($0) failed after \(metrics.attempts) attempt(s) in \(milliseconds(metrics.duration)): \(description)"
+                    + budget
             }
             failure.attempt = metrics.attempts
             failure.duration = metrics.duration
@@ -180,6 +182,13 @@ public struct LoggingPlugin: Plugin {
             failure.statusCode = (error as? HTTPError)?.statusCode ?? (error as? ServerError)?.statusCode
             return failure
         }
+    }
+
+    /// Why a failure its retry policy would have retried was not: without it, a reader of the log would look for a
+    /// bug in the policy.
+    private static func retryBudgetNote(_ request: TransportRequest) -> String {
+        "; not retried: the retry budget of \(HTTPOrigin(request.head)) is spent (retries already make up the share"
+            + " of recent requests to it that RetryBudget allows, 20 % by default)"
     }
 
     /// Logs at `error` level a request the engine refused while building it (a base URL, path, header or body it

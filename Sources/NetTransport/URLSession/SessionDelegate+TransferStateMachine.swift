@@ -377,7 +377,17 @@ extension SessionDelegate {
                 // Handed out already when the body was cut at its limit (this is the cancellation that followed).
                 guard let waiter = waiter.take() else { return Completion() }
                 let outcome: Result<TransportResponse, any Error> =
-                    if let error {
+                    if let error, let head, !Self.isCancellation(error) {
+                        // The head came: it is the answer, as on the streamed road, and its body fails where it
+                        // broke, so that the engine sees a response whose body was cut (not a request unanswered,
+                        // which it may send again).
+                        .success(
+                            head.response(
+                                with: Self.broken(
+                                    gathered,
+                                    SessionDelegate.transportError(error, afterHead: true, host: host, isCoded: isCoded)
+                                )))
+                    } else if let error {
                         .failure(
                             SessionDelegate.transportError(error, afterHead: head != nil, host: host, isCoded: isCoded))
                     } else if let head {
@@ -388,6 +398,21 @@ extension SessionDelegate {
                 gathered = Data()
                 return Completion(resume: (waiter, outcome))
             }
+        }
+
+        /// A body of `bytes` that then fails with `error`.
+        private static func broken(_ bytes: Data, _ error: any Error) -> ResponseBody {
+            ResponseBody(
+                AsyncThrowingStream { continuation in
+                    if !bytes.isEmpty { continuation.yield(bytes) }
+                    continuation.finish(throwing: error)
+                })
+        }
+
+        /// Whether `error` is a cancellation (the caller's, or NetKit's own stop at a limit), which ends the exchange
+        /// rather than its body.
+        private static func isCancellation(_ error: any Error) -> Bool {
+            (error as? URLError)?.code == .cancelled || (error as? TransportError)?.kind == .cancelled
         }
 
         /// The transfer ended without a head and without an error.

@@ -179,7 +179,7 @@ public actor URLSessionTransport: HTTPTransport {
     /// A request whose `TransportRequest.wholeBody` is set (`send` sets it) returns when the transfer has ended
     /// instead, with the body complete in memory: at most the limit for its status + 1 bytes are kept (then the
     /// transfer is cancelled and the response handed out as it stands, so the caller sees a body too long for
-    /// it), and a body cut short throws here. Progress, cancellation, redirects and authentication challenges
+    /// it), and a body cut short is handed out with the head too, failing where it broke when it is read. Progress, cancellation, redirects and authentication challenges
     /// behave the same on both roads.
     /// - Throws: ``UnsupportedServerTrust`` on Linux for a borrowed delegate that may pin certificates (see
     ///   ``init(borrowing:bufferLimit:)``); `CancellationError` when the calling task is cancelled, otherwise the

@@ -1,5 +1,6 @@
 // Runs the README's snippets that can run without a network and checks what they did.
 import Foundation
+import Synchronization
 import NetKit
 import NetKitTesting
 import NetMetrics
@@ -35,6 +36,20 @@ do {
 } catch {
     check(error is ReplicaGuard.StaleReplica, "the plugin rejects a stale replica")
 }
+
+let lines = Mutex<[String]>([])
+let timed = NetworkManager(
+    baseURL: URL(string: "https://api.example.com")!,
+    transport: StubTransport(replies: [.status(503), .json(#"[{"id":1,"title":"Ship","done":false}]"#)]))
+timed.plugins = [Waterfall(write: { line in lines.withLock { $0.append(line) } })]
+_ = try await timed.send(RetriedTodos(), accessToken: nil)
+let waterfall = lines.withLock { $0 }
+for line in waterfall { print(line) }
+check(
+    waterfall.first?.hasSuffix("call_start GET https://api.example.com") == true
+        && waterfall.last?.hasSuffix("call_end 200") == true
+        && waterfall.filter { $0.contains("attempt_start") }.count == 2,
+    "the waterfall prints the call's phases, two attempts between its start and its end")
 
 let orders = StubTransport(replies: [.status(503), .json(#"{"id":"o-1"}"#)])
 let order = try await RequestExecutor(transport: orders, randomUnit: { 0 }).send(
@@ -104,3 +119,11 @@ check(
     "the OpenAPI transport carries the README's retries, timeout and idempotent operations")
 check(loggingManager().logger.minimumLevel == .info, "a swift-log Logger at info makes NetKit log from info up")
 check(measuredManager().plugins.contains { $0 is MetricsPlugin }, "the metrics plugin is installed")
+
+/// A GET of the todo list that retries once after a 50 ms wait.
+struct RetriedTodos: NetworkRequest {
+    typealias Response = [Todo]
+    var path: String { "/todos" }
+    var method: HTTPMethod { .get }
+    var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: 1, delay: 0.05, jitter: .none) }
+}

@@ -26,6 +26,17 @@ package struct BodyStage: Sendable {
     package let state: RequestState
     /// The credential provider, asked which statuses are rejections.
     package var credentials: any CredentialProvider = NoCredentials()
+    /// Whether an attempt whose connection closed before any response is sent once more, by the engine alone: the
+    /// request is safe to repeat (an idempotent method, or an `Idempotency-Key`) and its body can be sent again.
+    package var resendsUnanswered = false
+
+    /// Whether `error`, thrown by the transport instead of a response head, is a connection that closed or was reset
+    /// unanswered (``TransportError/Kind/connectionReset``), which a request that ``resendsUnanswered`` sends once
+    /// more. A kept-alive connection the server dropped as the request arrived looks like this; a connection lost
+    /// while a response was read, a timeout, a refused connection or a bad response do not.
+    package func resendsAfter(_ error: TransportError) -> Bool {
+        resendsUnanswered && error.kind == .connectionReset
+    }
 
     /// Tells the transport that the body is gathered here anyway, and how much of it is kept.
     package func prepare(_ request: inout TransportRequest) {

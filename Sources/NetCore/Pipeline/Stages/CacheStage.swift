@@ -126,12 +126,15 @@ package struct CacheStage: Sendable {
     ) {
         let key = CacheKey(request.head)
         guard cache.beginRevalidation(key) else { return }
-        Task {
-            defer { cache.endRevalidation(key) }
-            if let conditional = CachePolicy.validation(of: request, for: stored) {
-                _ = try? await validate(stored, with: conditional, for: request, partition, directives, road: road)
-            } else {
-                _ = try? await fetch(request, partition, directives, road: road)
+        // Its phases are none of the request's events: the request may end before it does.
+        RequestState.$isDetached.withValue(true) {
+            Task {
+                defer { cache.endRevalidation(key) }
+                if let conditional = CachePolicy.validation(of: request, for: stored) {
+                    _ = try? await validate(stored, with: conditional, for: request, partition, directives, road: road)
+                } else {
+                    _ = try? await fetch(request, partition, directives, road: road)
+                }
             }
         }
     }
@@ -144,7 +147,7 @@ package struct CacheStage: Sendable {
         state.recordCache(events)
         let response = TransportResponse(
             head: stored.head(at: now), body: ResponseBody(data: stored.body), url: stored.url, headArrival: .now)
-        state.recordHead(at: response.headArrival)
+        state.recordHead(at: response.headArrival, status: response.head.statusCode)
         var exchange = Exchange(request: request, response: response, data: stored.body)
         exchange.isFromCache = true
         return exchange

@@ -40,7 +40,8 @@ struct CoalescingStage: Sendable {
         own.wholeBody = shared.request.wholeBody
         exchange.request = own
         if !started {
-            state.recordHead(at: shared.response.headArrival)
+            state.emit(.coalesced)
+            state.recordHead(at: shared.response.headArrival, status: shared.response.head.statusCode)
             if let data = shared.data {
                 state.recordReceived(data.count)
                 request.progress?.reportReceived(Int64(data.count), of: Int64(data.count))

@@ -59,6 +59,8 @@ package struct CredentialStage: RequestStage {
             isRejected: { answer in
                 if case .failure = answer { true } else { false }
             },
+            willRenew: { state.emit(.credentialRenewalStart) },
+            didRenew: { state.emit(.credentialRenewalEnd(renewed: $0)) },
             willResend: { state.nextAttempt(because: .refreshedCredential) }
         )
         return try answer.get()

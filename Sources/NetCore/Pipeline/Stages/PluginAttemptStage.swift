@@ -20,10 +20,17 @@ package struct PluginAttemptStage: RequestStage {
         while true {
             var attempt = request
             let context = state.beginAttempt(sending: request.bodyLength)
-            for plugin in plugins.taking(.willSend) {
-                try await plugin.willSend(&attempt, context: context)
+            let exchange: Exchange
+            do {
+                for plugin in plugins.taking(.willSend) {
+                    try await plugin.willSend(&attempt, context: context)
+                }
+                exchange = try await next(attempt)
+                state.emitAttemptEnd(context.attempt, .success(exchange))
+            } catch {
+                state.emitAttemptEnd(context.attempt, .failure(error))
+                throw error
             }
-            let exchange = try await next(attempt)
             // When no plugin looks at the response, the attempt is counted and that is all.
             guard plugins.any(.didReceive) || plugins.any(.verify) else { return exchange }
             let received = exchange.received

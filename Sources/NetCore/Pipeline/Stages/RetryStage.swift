@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// Sends the request again after a transient failure, as the request's ``RetryPolicy`` allows: never a refresh
-/// failure, never a non-replayable body, never a non-idempotent method unless the request opts in.
+/// failure, never a non-replayable body, never a non-idempotent method unless the request opts in; and, when the
+/// engine has a ``RetryBudget``, only while the budget of the request's origin is not spent.
 package struct RetryStage: RequestStage {
     package let policy: RetryPolicy
     package let state: RequestState
@@ -13,8 +14,13 @@ package struct RetryStage: RequestStage {
     package let randomUnit: @Sendable () -> Double
     /// How the caller will see an error (a custom `shouldRetry` judges that).
     package let presentation: ErrorPresentation
+    /// Bounds the retries of every request of the engine together; `nil`: only the policy bounds them.
+    package let budget: RetryBudget?
 
     nonisolated(nonsending) package func run(_ request: TransportRequest, next: StageNext) async throws -> Exchange {
+        // The budget is kept by the origin the request was sent to (a redirect followed inside does not move it).
+        let origin = budget.map { _ in HTTPOrigin(request.head) }
+        if let budget, let origin { budget.deposit(for: origin) }
         var retry = 0
         while true {
             do {
@@ -36,8 +42,13 @@ package struct RetryStage: RequestStage {
                         randomUnit: randomUnit()
                     )
                 else { throw error }
+                if let budget, let origin, !budget.withdraw(for: origin) {
+                    // The caller's own error, as without a retry policy: the budget only says why it came early.
+                    state.recordRetryBudgetExhausted(origin: origin)
+                    throw error
+                }
                 let wait = Duration.milliseconds(Int64((seconds * 1000).rounded()))
-                state.recordRetryWait(wait)
+                state.recordRetry(after: wait, because: visible)
                 state.nextAttempt(because: .retry(wait: wait))
                 try await clock.sleep(for: wait)
             }

@@ -1,0 +1,94 @@
+import NetCore
+import NetKitTesting
+import Testing
+
+/// The grammar accepts the sequences the engine makes and names the first fault of those it must refuse.
+@Suite("Request event grammar")
+struct RequestEventGrammarTests {
+    typealias Kind = RequestEvent.Kind
+
+    static let attempt: [Kind] = [
+        .attemptStart(attempt: 1, reason: .initial), .requestStart, .responseHead(status: 200),
+        .responseBodyEnd(bytes: 2), .attemptEnd(attempt: 1, status: 200),
+    ]
+    static let start = Kind.callStart(method: .get, origin: "https://api.test")
+
+    @Test(
+        "sequences the engine makes are accepted",
+        arguments: [
+            [start] + attempt + [.callEnd(status: 200)],
+            [start, .queued, .dequeued] + attempt + [.callEnd(status: 200)],
+            [
+                start, .attemptStart(attempt: 1, reason: .initial), .requestStart, .responseHead(status: 503),
+                .attemptEnd(attempt: 1, status: 503), .retryScheduled(wait: .seconds(1), reason: "HTTP 503"),
+                .attemptStart(attempt: 2, reason: .retry(wait: .seconds(1))), .requestStart,
+                .attemptFailed(attempt: 2, reason: "reset"), .retryBudgetExhausted(origin: "https://api.test"),
+                .callFailed(reason: "reset"),
+            ],
+            [
+                start, .attemptStart(attempt: 1, reason: .initial), .responseHead(status: 401),
+                .attemptEnd(attempt: 1, status: 401), .credentialRenewalStart, .credentialRenewalEnd(renewed: true),
+                .attemptStart(attempt: 2, reason: .refreshedCredential), .cacheHit, .responseHead(status: 200),
+                .attemptEnd(attempt: 2, status: 200), .callEnd(status: 200),
+            ],
+            [
+                start, .attemptStart(attempt: 1, reason: .initial), .requestStart,
+                .attemptFailed(attempt: 1, reason: "cancelled"), .cancelled, .callFailed(reason: "cancelled"),
+            ],
+            [start, .callFailed(reason: "refused before sending")],
+        ] as [[Kind]])
+    func accepted(_ kinds: [Kind]) {
+        #expect(RequestEventGrammar.violations(ofRequest: kinds) == [])
+    }
+
+    @Test(
+        "sequences that break it are refused, naming the event",
+        arguments: [
+            ([] as [Kind], "no event"),
+            (attempt + [.callEnd(status: 200)], "event 1 (attempt_start): the first event must be call_start"),
+            ([start] + attempt, "the call never ended"),
+            ([start] + attempt.dropLast() + [Kind.callEnd(status: 200)], "call_end inside attempt 1"),
+            ([start] + attempt + [.callEnd(status: 200), .callEnd(status: 200)], "after the call ended"),
+            ([start, .queued] + attempt, "must be dequeued"),
+            ([start, .credentialRenewalStart, .callFailed(reason: "x")], "a renewal must end"),
+            ([start, .attemptStart(attempt: 2, reason: .initial)], "attempt 2 began after attempt 0"),
+            (
+                [start, .attemptStart(attempt: 1, reason: .initial), .attemptEnd(attempt: 2, status: 200)],
+                "attempt 2 ended while 1 ran"
+            ),
+            (
+                [start, .attemptStart(attempt: 1, reason: .initial), .responseHead(status: 200), .requestStart],
+                "request_start twice, or after the head"
+            ),
+            (
+                [start, .attemptStart(attempt: 1, reason: .initial), .responseBodyEnd(bytes: 1)],
+                "a body end without a head"
+            ),
+            ([start, .responseHead(status: 200)], "response_head outside an attempt"),
+            ([start, .cancelled, .callEnd(status: 200)], "cancelled must be followed by call_failed"),
+        ] as [([Kind], String)])
+    func refused(_ kinds: [Kind], _ fault: String) {
+        let violations = RequestEventGrammar.violations(ofRequest: kinds)
+        #expect(violations.count == 1)
+        #expect(violations.first?.contains(fault) == true, "\(violations)")
+    }
+
+    @Test("interleaved requests are checked each on its own, and a fault names its request")
+    func interleaved() {
+        let time = ContinuousClock.now
+        func event(_ number: UInt64, _ kind: Kind) -> RequestEvent {
+            RequestEvent(requestNumber: number, kind: kind, time: time)
+        }
+        let good = [Self.start] + Self.attempt + [.callEnd(status: 200)]
+        var events: [RequestEvent] = []
+        for (first, second) in zip(good, good) {
+            events += [event(1, first), event(2, second)]
+        }
+        #expect(RequestEventGrammar.violations(in: events) == [])
+        events.removeLast()
+        #expect(
+            RequestEventGrammar.violations(in: events) == [
+                "request #2: the call never ended (no call_end or call_failed)"
+            ])
+    }
+}
