@@ -15,5 +15,14 @@ struct AsyncHTTPClientConformanceTests {
         try await check.run(against: transport, options: TransportConformanceOptions(timeLimit: .seconds(180)))
         try await transport.shutdown()
     }
+
+    /// The event stream's stress check: 10,000 requests with injected faults, each request's events in the grammar.
+    @Test("request events under faults: 10,000 requests")
+    func eventsUnderFaults() async throws {
+        let transport = AsyncHTTPClientTransport()
+        try await TransportConformance.eventsUnderFaults(requests: 10_000).run(
+            against: transport, options: TransportConformanceOptions(timeLimit: .seconds(300)))
+        try await transport.shutdown()
+    }
 }
 #endif

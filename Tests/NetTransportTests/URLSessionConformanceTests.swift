@@ -15,4 +15,11 @@ struct URLSessionConformanceTests {
         let options = TransportConformanceOptions(timeLimit: .seconds(120))
         try await check.run(against: URLSessionTransport(bufferLimit: 2 * options.largeBodyBytes), options: options)
     }
+
+    /// The event stream's stress check: 10,000 requests with injected faults, each request's events in the grammar.
+    @Test("request events under faults: 10,000 requests")
+    func eventsUnderFaults() async throws {
+        try await TransportConformance.eventsUnderFaults(requests: 10_000).run(
+            against: URLSessionTransport(), options: TransportConformanceOptions(timeLimit: .seconds(300)))
+    }
 }
