@@ -117,7 +117,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
 
     /// Sends `request`; returns when the response head has arrived, or, when the request's
     /// ``NetCore/TransportRequest/wholeBody`` is set, once the body is in (at most its limit + 1 bytes kept; a longer
-    /// body is cut there and its transfer cancelled).
+    /// body is cut there and its transfer cancelled; a body that breaks is handed over with its head, failing when
+    /// read).
     /// - Throws: `CancellationError` when the calling task is cancelled; ``NetCore/TransportError`` for transport
     ///   failures (``NetCore/TransportError/Kind/timedOut``, ``NetCore/TransportError/Kind/cannotConnect``,
     ///   ``NetCore/TransportError/Kind/connectionLost``, …, with AsyncHTTPClient's error as its `underlying`);
@@ -194,10 +195,17 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
             } catch {
                 upload?.close()
                 if let uploadError = upload?.error { throw uploadError }
-                throw TransportErrorTranslation.translate(
+                let failure = TransportErrorTranslation.translate(
                     error, phase: .body, host: HeadConversion.host(ofAuthority: head.authority),
                     taskIsCancelled: Task.isCancelled
                 )
+                if failure is CancellationError { throw failure }
+                // The head came: it is the answer, with a body that fails where it broke, as on the streamed road
+                // (the engine then sees a body cut short, not a request left unanswered that it might send again).
+                return TransportResponse(
+                    head: responseHead,
+                    body: ResponseBody(AsyncThrowingStream { $0.finish(throwing: failure) }),
+                    headReceivedAt: headReceivedAt)
             }
             upload?.close()
             return TransportResponse(

@@ -144,7 +144,7 @@ struct MetricsPluginTests {
             + metrics.meters.flatMap(\.dimensions)
         #expect(!values.isEmpty)
         for (name, value) in values {
-            #expect(["method", "host", "status_class", "operation"].contains(name))
+            #expect(["method", "host", "status_class", "operation", "phase"].contains(name))
             #expect(!value.contains("/") && !value.contains("?") && !value.contains("SECRET"), "\(value)")
         }
     }
