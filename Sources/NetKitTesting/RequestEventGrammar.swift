@@ -10,13 +10,17 @@ import NetCore
 ///          | retryScheduled | retryBudgetExhausted | redirect
 ///          | credentialRenewalStart, credentialRenewalEnd
 /// attempt  = attemptStart, inside*, (attemptEnd | attemptFailed)
-/// inside   = cache* | coalesced | requestStart | transparentRetry | responseHead | responseBodyEnd
+/// inside   = queued, dequeued
+///          | cache* | coalesced | requestStart | transparentRetry | responseHead | responseBodyEnd
 /// ```
 ///
 /// Within an attempt, `requestStart` comes before `responseHead`, once, or twice with a `transparentRetry` between
-/// (which comes at most once, before any head); `responseHead` comes at most once and before `responseBodyEnd`; attempts are numbered 1, 2, 3 … and each end names the attempt that began. Every start has
-/// exactly one end: a call, an attempt, a wait in the line, a renewal. Events of different requests may interleave;
-/// each request is checked on its own.
+/// (which comes at most once, before any head); `responseHead` comes at most once and before `responseBodyEnd`; a
+/// wait for one of the host's request slots (`queued`, `dequeued`:
+/// `RequestExecutor.Configuration.maximumRequestsPerHost`) comes at most once, before `requestStart`; attempts are
+/// numbered 1, 2, 3 … and each end names the attempt that began. Every start has exactly one end: a call, an
+/// attempt, a wait in the line or for a slot, a renewal. Events of different requests may interleave; each request
+/// is checked on its own.
 public enum RequestEventGrammar {
     /// What breaks the grammar in `events`, one sentence per fault naming the request and the event; empty when
     /// every request's events follow it.
@@ -46,6 +50,8 @@ public enum RequestEventGrammar {
         enum Place { case beforeCall, inCall, queued, renewing, ended }
         struct Attempt {
             var number: Int
+            /// Whether the attempt waited for a request slot.
+            var queued = false
             var sent = false
             var resent = false
             var head = false
@@ -112,6 +118,13 @@ public enum RequestEventGrammar {
                 guard number == current.number else { return "attempt \(number) ended while \(current.number) ran" }
                 attempt = nil
                 return nil
+            case .queued:
+                // A slot is waited for once per attempt, before it goes to the transport (a resend keeps the slot).
+                guard !current.queued, !current.sent, !current.resent, !current.head else {
+                    return "queued inside attempt \(current.number) after its request_start, or twice"
+                }
+                current.queued = true
+                place = .queued
             case .requestStart:
                 guard !current.sent, !current.head else { return "request_start twice, or after the head" }
                 current.sent = true

@@ -170,8 +170,8 @@ public struct TracingPlugin: RequestObserver {
         case .retryScheduled(let wait, _): attributes["netkit.wait_ms"] = Int(wait / .milliseconds(1))
         case .redirect(let status, let origin):
             attributes["http.response.status_code"] = status
-            attributes["netkit.origin"] = origin
-        case .retryBudgetExhausted(let origin): attributes["netkit.origin"] = origin
+            attributes["netkit.origin"] = origin.description
+        case .retryBudgetExhausted(let origin): attributes["netkit.origin"] = origin.description
         default: break
         }
         span.addEvent(SpanEvent(name: "netkit.\(event.kind.name)", attributes: attributes))

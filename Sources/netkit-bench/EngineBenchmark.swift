@@ -124,6 +124,12 @@ enum EngineBenchmark {
         timedManager.defaultTimeout = .seconds(30)
         let timedSuspendingManager = NetworkManager(baseURL: base, transport: suspending)
         timedSuspendingManager.defaultTimeout = .seconds(30)
+        // The same engines with a plugin told every request event, which does nothing with them: what making the
+        // events costs.
+        let observedManager = NetworkManager(baseURL: base, transport: MemoryTransport())
+        observedManager.plugins = [IgnoringObserver()]
+        let observedSuspendingManager = NetworkManager(baseURL: base, transport: suspending)
+        observedSuspendingManager.plugins = [IgnoringObserver()]
         let builder = RequestBuilder(userAgent: "netkit-bench")
         let url = base.appending(path: "small")
         return [
@@ -172,6 +178,21 @@ enum EngineBenchmark {
             ) {
                 _ = try await timedSuspendingManager.send(GetSmallEndpoint())
             },
+            Case(name: "`NetworkManager.send`, an `Endpoint`, its events observed") {
+                _ = try await observedManager.send(GetSmallEndpoint())
+            },
+            Case(
+                name: "`NetworkManager.send` over the suspending transport, 64 in flight, its events observed",
+                inFlight: 64
+            ) {
+                _ = try await observedSuspendingManager.send(GetSmallEndpoint())
+            },
         ]
     }
+}
+
+/// A plugin told every request event, which it drops, and in no hook: the engine's cost of making the events alone.
+struct IgnoringObserver: RequestObserver, SelectivePlugin {
+    var hooks: PluginHooks { [] }
+    func observe(_ event: RequestEvent) {}
 }

@@ -11,18 +11,26 @@ struct RequestEventGrammarTests {
         .attemptStart(attempt: 1, reason: .initial), .requestStart, .responseHead(status: 200),
         .responseBodyEnd(bytes: 2), .attemptEnd(attempt: 1, status: 200),
     ]
-    static let start = Kind.callStart(method: .get, origin: "https://api.test")
+    static let origin = HTTPOrigin(scheme: "https", host: "api.test", port: nil)
+    static let start = Kind.callStart(method: .get, origin: origin)
 
     @Test(
         "sequences the engine makes are accepted",
         arguments: [
             [start] + attempt + [.callEnd(status: 200)],
             [start, .queued, .dequeued] + attempt + [.callEnd(status: 200)],
+            // A wait for one of the host's request slots, inside the attempt and before it goes to the transport;
+            // one that timed out ends the attempt without a request_start.
+            [start, attempt[0], .queued, .dequeued] + attempt.dropFirst() + [.callEnd(status: 200)],
+            [
+                start, .attemptStart(attempt: 1, reason: .initial), .queued, .dequeued,
+                .attemptFailed(attempt: 1, reason: "Waited 100 ms"), .callFailed(reason: "Waited 100 ms"),
+            ],
             [
                 start, .attemptStart(attempt: 1, reason: .initial), .requestStart, .responseHead(status: 503),
                 .attemptEnd(attempt: 1, status: 503), .retryScheduled(wait: .seconds(1), reason: "HTTP 503"),
                 .attemptStart(attempt: 2, reason: .retry(wait: .seconds(1))), .requestStart,
-                .attemptFailed(attempt: 2, reason: "reset"), .retryBudgetExhausted(origin: "https://api.test"),
+                .attemptFailed(attempt: 2, reason: "reset"), .retryBudgetExhausted(origin: origin),
                 .callFailed(reason: "reset"),
             ],
             [
@@ -50,6 +58,11 @@ struct RequestEventGrammarTests {
             ([start] + attempt.dropLast() + [Kind.callEnd(status: 200)], "call_end inside attempt 1"),
             ([start] + attempt + [.callEnd(status: 200), .callEnd(status: 200)], "after the call ended"),
             ([start, .queued] + attempt, "must be dequeued"),
+            ([start, attempt[0], .queued] + attempt.dropFirst(), "must be dequeued"),
+            (
+                [start, attempt[0], .requestStart, .queued, .dequeued] + attempt.dropFirst(2),
+                "queued inside attempt 1 after its request_start, or twice"
+            ),
             ([start, .credentialRenewalStart, .callFailed(reason: "x")], "a renewal must end"),
             ([start, .attemptStart(attempt: 2, reason: .initial)], "attempt 2 began after attempt 0"),
             (

@@ -31,7 +31,9 @@ public struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
     public init(scheme: String, host: String, port: Int?) {
         let scheme = HeaderValidation.lowercased(scheme)
         var host = HeaderValidation.lowercased(host)
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.utf8.first == UInt8(ascii: "["), host.utf8.last == UInt8(ascii: "]") {
+            host = String(host.dropFirst().dropLast())
+        }
         self.scheme = scheme
         self.host = host
         self.port = port ?? Self.defaultPort(of: scheme)

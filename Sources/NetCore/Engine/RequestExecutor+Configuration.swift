@@ -64,6 +64,33 @@ extension RequestExecutor {
         }
         /// The calls in flight that identical requests share, when ``coalescesIdenticalRequests`` is on.
         package private(set) var coalescer: RequestCoalescer?
+        /// The most requests sent to one host at once; the others wait for a slot, in the order they came. `nil` (the
+        /// default): no limit. A value below 1 counts as 1.
+        ///
+        /// A host is an origin: scheme, host and port (`https://api.example.com` and `http://api.example.com` have
+        /// slots of their own). A request takes a slot for each attempt, just before it is handed to the transport
+        /// (after the cache, the credential and the plugins' hooks), and keeps it while the transport sends it, a
+        /// transparent resend included: for `send`, until its body is read; for `stream` (and a generated OpenAPI
+        /// client's calls), until its head has arrived, so that a body read slowly, or never, does not hold a slot.
+        /// A retry, a redirect hop or a resend after a renewed credential takes a slot again. A request that waits
+        /// is told to observers as `queued` then `dequeued`; its own timeout and cancellation end the wait, and so
+        /// does ``queueTimeout``.
+        ///
+        /// Use it to stay within what a server allows one client, or to keep a burst of requests from opening more
+        /// connections than you want; identical requests that ``coalescesIdenticalRequests`` lets share one call
+        /// take one slot. Copies of this configuration (and of engines holding it) share the slots; setting this or
+        /// ``queueTimeout`` to another value starts afresh (requests holding a slot of the old line no longer count).
+        public var maximumRequestsPerHost: Int? {
+            didSet { if maximumRequestsPerHost != oldValue { makeRequestQueue() } }
+        }
+        /// How long a request may wait for a slot (``maximumRequestsPerHost``) before it fails with
+        /// ``QueueTimeoutError``, an error that says the server was never asked. `nil` (the default): a request waits
+        /// as long as its own timeout allows. Nothing without ``maximumRequestsPerHost``.
+        public var queueTimeout: Duration? {
+            didSet { if queueTimeout != oldValue { makeRequestQueue() } }
+        }
+        /// The request slots of every host, shared by copies, when ``maximumRequestsPerHost`` is set.
+        package private(set) var requestQueue: RequestQueue?
         /// The type of the error object the server sends with a failure, for requests that name no `errorModel` of
         /// their own: a non-2xx body that decodes as it throws ``ServerError``; `nil` (the default): none.
         public var errorModel: (any (Decodable & Error).Type)?
@@ -125,6 +152,14 @@ extension RequestExecutor {
             self.defaultTimeout = defaultTimeout
             self.clock = clock
             self.randomUnit = randomUnit
+        }
+
+        /// A new line for ``maximumRequestsPerHost`` and ``queueTimeout`` as they are now (none without a limit):
+        /// a new object, so that copies made before keep theirs.
+        private mutating func makeRequestQueue() {
+            requestQueue = maximumRequestsPerHost.map {
+                RequestQueue(maximumPerOrigin: $0, queueTimeout: queueTimeout)
+            }
         }
     }
 }

@@ -49,7 +49,7 @@ extension RequestExecutor {
         deliver: (_ response: TransportResponse, _ received: ReceivedResponse) throws -> Value
     ) async throws -> Value {
         let state = RequestState(isStreaming: !plan.body.collects, observers: plan.plugins.observers)
-        state.emit(.callStart(method: request.head.method, origin: HTTPOrigin(request.head).description))
+        state.emit(.callStart(method: request.head.method, origin: HTTPOrigin(request.head)))
         let road = stages(state: state, plan: plan)
         let exchange: Exchange
         let received: ReceivedResponse
@@ -133,6 +133,7 @@ extension RequestExecutor {
                 ? configuration.coalescer.map {
                     CoalescingStage(coalescer: $0, state: state, transport: transport, cookieJar: cookieJar)
                 } : nil,
+            queue: configuration.requestQueue,
             body: BodyStage(
                 mode: plan.body, state: state, credentials: plan.credentials,
                 resendsUnanswered: plan.resendsUnanswered),

@@ -1,12 +1,12 @@
 extension RequestEvent {
-    /// The phases of a request NetKit reports. None carries a credential, a path or a query: an origin
-    /// (`https://api.example.com:8443`) is the most of a URL an event names, and a reason is the error's own
+    /// The phases of a request NetKit reports. None carries a credential, a path or a query: an origin (scheme, host
+    /// and port: `https://api.example.com:8443`) is the most of a URL an event names, and a reason is the error's own
     /// description, as the caller would see it.
     public enum Kind: Sendable, Equatable {
         // The call.
 
         /// The engine began the request: `method` to `origin`. The first event of every request.
-        case callStart(method: HTTPRequestMethod, origin: String)
+        case callStart(method: HTTPRequestMethod, origin: HTTPOrigin)
         /// The request succeeded with a response of `status` (for `stream`, its body is handed over unread). Ends the call.
         case callEnd(status: Int)
         /// The request failed; `reason` describes the error the caller gets. Ends the call.
@@ -16,9 +16,10 @@ extension RequestEvent {
 
         // Waiting.
 
-        /// The request waits in a held line (``HoldTheLine``) before its credential is read.
+        /// The request waits: in a held line (``HoldTheLine``) before its credential is read, or, inside an attempt, for
+        /// one of its host's request slots (``RequestExecutor/Configuration/maximumRequestsPerHost``).
         case queued
-        /// The request left the line: it was opened, or the request was cancelled while waiting.
+        /// The wait ended: the line opened or a slot came free, or the request was cancelled or timed out waiting.
         case dequeued
 
         // Attempts.
@@ -48,9 +49,9 @@ extension RequestEvent {
         case retryScheduled(wait: Duration, reason: String)
         /// The retry policy would have sent the request again, but the retry budget of `origin` is spent
         /// (``RetryBudget``): the request fails with its own error.
-        case retryBudgetExhausted(origin: String)
+        case retryBudgetExhausted(origin: HTTPOrigin)
         /// A redirect of `status` is followed to `origin` (see ``RedirectPolicy``).
-        case redirect(status: Int, origin: String)
+        case redirect(status: Int, origin: HTTPOrigin)
         /// The credential was rejected and is being renewed (or a renewal in flight is joined).
         case credentialRenewalStart
         /// The renewal ended: `renewed` when there is a new credential to resend with.

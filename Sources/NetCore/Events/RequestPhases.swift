@@ -4,7 +4,7 @@
 package struct RequestPhases: Sendable {
     /// A phase with a duration, and its fixed name (a metrics dimension, a span attribute).
     package enum Phase: String, Sendable, CaseIterable {
-        /// From `queued` to `dequeued`: waiting in a held line.
+        /// From `queued` to `dequeued`: waiting in a held line, or for a request slot of the host.
         case queue
         /// From `credential_renewal_start` to its end.
         case credentialRenewal = "credential_renewal"

@@ -93,10 +93,12 @@ public struct HTTPRequestHead: Sendable, Hashable {
 
     /// The port the authority names, if it names one.
     public var port: Int? {
-        guard let colon = authority.lastIndex(of: ":"), !authority[colon...].utf8.contains(UInt8(ascii: "]")) else {
+        // Bytes, as `host(ofAuthority:)` reads them: the delimiters are ASCII.
+        let bytes = authority.utf8
+        guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")), !bytes[colon...].contains(UInt8(ascii: "]")) else {
             return nil
         }
-        return Int(authority[authority.index(after: colon)...])
+        return Int(Substring(bytes[bytes.index(after: colon)...]))
     }
 
     /// The path without its query.

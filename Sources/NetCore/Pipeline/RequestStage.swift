@@ -12,7 +12,7 @@ protocol RequestStage: Sendable {
 /// The stages of one request around the transport, outermost first: the one road `send` and `stream` take.
 ///
 /// ```
-/// deadline ▶ prepare ▶ retry ▶ held line ▶ redirects ▶ credential ▶ [status check] ▶ plugins ▶ [credential scope] ▶ cookies ▶ cache ▶ coalesce ▶ [body] ▶ transport
+/// deadline ▶ prepare ▶ retry ▶ held line ▶ redirects ▶ credential ▶ [status check] ▶ plugins ▶ [credential scope] ▶ cookies ▶ cache ▶ coalesce ▶ [slot] ▶ [body] ▶ transport
 /// ```
 ///
 /// The road is a fixed sequence whose optional stages are absent rather than a list of stages: each stage calls the
@@ -46,6 +46,9 @@ package struct Road: Sendable {
     package var cache: CacheStage? = nil
     /// Lets identical requests in flight at once share one transport call (and so outlives any one caller).
     var coalesce: CoalescingStage? = nil
+    /// Each attempt waits here for one of its origin's slots before it goes to the transport
+    /// (``RequestExecutor/Configuration/maximumRequestsPerHost``); `nil`: no limit, and nothing to wait for.
+    package var queue: RequestQueue? = nil
     /// Reads the body.
     package var body: BodyStage
     /// Where the request goes.
@@ -147,6 +150,12 @@ package struct Road: Sendable {
         case .body:
             var request = request
             body.prepare(&request)
+            // The slot is the attempt's: a transparent resend below keeps it, and it is given back however the step
+            // ends. A `stream`'s body is read after the road, by its caller: its slot is free once the head is here.
+            // Without a queue this is a nil check, no lock and no allocation.
+            var slot: RequestQueue.Slot? = nil
+            if let queue { slot = try await waitForSlot(in: queue, for: request) }
+            defer { if let slot { queue?.release(slot) } }
             var resent = false
             while true {
                 try Task.checkCancellation()
@@ -173,6 +182,21 @@ package struct Road: Sendable {
                     throw error.located(at: request.head)
                 }
             }
+        }
+    }
+
+    /// A slot of `request`'s origin in `queue`; the wait, when there is one, is told to observers as `queued` and
+    /// `dequeued` (however it ends: a slot, a cancellation, the queue's timeout), as the held line's is.
+    nonisolated(nonsending) private func waitForSlot(
+        in queue: RequestQueue, for request: TransportRequest
+    ) async throws -> RequestQueue.Slot {
+        let origin = HTTPOrigin(request.head)
+        guard state.isObserved else { return try await queue.acquire(origin) {} }
+        var queued = false
+        defer { if queued { state.emit(.dequeued) } }
+        return try await queue.acquire(origin) {
+            queued = true
+            state.emit(.queued)
         }
     }
 }

@@ -5,8 +5,6 @@ import Synchronization
 package final class RequestState: Sendable {
     private struct Values {
         var metrics: RequestMetrics
-        /// Whether the event that ends the call was told: no other follows it.
-        var closed = false
         var nextReason: PluginContext.Reason = .initial
         /// Why the last attempt was made, for the context of the hooks that end the request.
         var lastReason: PluginContext.Reason = .initial
@@ -22,6 +20,8 @@ package final class RequestState: Sendable {
     private let values: Lock<Values>
     /// The plugins told the request's events; `nil` when none is, and then no event is made.
     private let observers: [any RequestObserver]?
+    /// Whether the event that ends the call was told: no other follows it.
+    private let closed = Atomic<Bool>(false)
 
     private static let counter = Atomic<UInt64>(0)
 
@@ -45,18 +45,15 @@ package final class RequestState: Sendable {
     /// ended, nor from work detached from the request (``isDetached``).
     package func emit(_ kind: @autoclosure () -> RequestEvent.Kind) {
         guard let observers, !Self.isDetached else { return }
+        guard !closed.load(ordering: .acquiring) else { return }
         let kind = kind()
-        let ends: Bool
         switch kind {
-        case .callEnd, .callFailed: ends = true
-        default: ends = false
+        case .callEnd, .callFailed:
+            // One end, whoever tells it first.
+            guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+            else { return }
+        default: break
         }
-        let open = values.withLock { values in
-            guard !values.closed else { return false }
-            values.closed = ends
-            return true
-        }
-        guard open else { return }
         let event = RequestEvent(requestNumber: number, kind: kind, instant: .now)
         for observer in observers { observer.observe(event) }
     }
@@ -167,7 +164,7 @@ package final class RequestState: Sendable {
     /// Notes that the retry budget of `origin` refused a retry the policy allowed.
     func recordRetryBudgetExhausted(origin: HTTPOrigin) {
         values.withLock { $0.metrics.retryBudgetExhausted = true }
-        emit(.retryBudgetExhausted(origin: origin.description))
+        emit(.retryBudgetExhausted(origin: origin))
     }
 
     /// Notes an attempt sent once more, `bytes` body bytes again, after its connection closed unanswered (`error`).

@@ -21,7 +21,7 @@ struct RetryBudgetTests {
 
         func observe(_ event: RequestEvent) {
             guard case .retryBudgetExhausted(let origin) = event.kind else { return }
-            state.withLock { $0.exhausted.append(origin) }
+            state.withLock { $0.exhausted.append(origin.description) }
         }
 
         func didFinish(

@@ -44,7 +44,7 @@ package struct RedirectStage: Sendable {
                 await Self.drop(exchange)
                 if let refusal { throw refusal }
                 state.nextAttempt(because: .redirected(status: head.statusCode))
-                state.emit(.redirect(status: head.statusCode, origin: HTTPOrigin(following.head).description))
+                state.emit(.redirect(status: head.statusCode, origin: HTTPOrigin(following.head)))
                 current = following
             }
         }
