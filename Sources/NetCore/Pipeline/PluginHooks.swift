@@ -34,32 +34,48 @@ package protocol SelectivePlugin: Plugin {
 
 /// The plugins of one request in the order their hooks run, each with the hooks it takes part in.
 package struct PluginList: Sendable {
-    /// The plugins, higher priority first.
-    package let plugins: [any Plugin]
-    /// The hooks of each plugin, at the same index.
-    private let hooks: [PluginHooks]
+    /// What the list holds besides ``union``, in one object: a list is copied into every stage that runs plugins,
+    /// and each copy then retains one reference rather than one per array.
+    private final class Storage: Sendable {
+        let plugins: [any Plugin]
+        let hooks: [PluginHooks]
+        let credentialFields: CredentialFields
+        let observers: [any RequestObserver]
+
+        init(plugins: [any Plugin], hooks: [PluginHooks], credentialFields: CredentialFields) {
+            self.plugins = plugins
+            self.hooks = hooks
+            self.credentialFields = credentialFields
+            self.observers = plugins.compactMap { $0 as? any RequestObserver }
+        }
+    }
+
+    private let storage: Storage
     /// Every hook some plugin takes part in.
     package let union: PluginHooks
+
+    /// The plugins, higher priority first.
+    package var plugins: [any Plugin] { storage.plugins }
     /// The credential fields the plugins declare, together.
-    package let credentialFields: CredentialFields
+    package var credentialFields: CredentialFields { storage.credentialFields }
     /// The plugins told every event of the request, in order.
-    package let observers: [any RequestObserver]
+    package var observers: [any RequestObserver] { storage.observers }
 
     /// No plugins.
     package static let empty = PluginList(ordered: [])
 
     /// `plugins`, already in order.
     package init(ordered plugins: [any Plugin]) {
-        self.plugins = plugins
         var union: PluginHooks = []
-        hooks = plugins.map { plugin in
+        let hooks = plugins.map { plugin in
             let hooks = (plugin as? any SelectivePlugin)?.hooks ?? .all
             union.formUnion(hooks)
             return hooks
         }
         self.union = union
-        self.credentialFields = plugins.reduce(into: CredentialFields.none) { $0.formUnion($1.credentialFields) }
-        self.observers = plugins.compactMap { $0 as? any RequestObserver }
+        self.storage = Storage(
+            plugins: plugins, hooks: hooks,
+            credentialFields: plugins.reduce(into: CredentialFields.none) { $0.formUnion($1.credentialFields) })
     }
 
     /// Whether some plugin takes part in `hook`.
@@ -69,13 +85,13 @@ package struct PluginList: Sendable {
 
     /// The hooks of the plugin at `index` in ``plugins``.
     package func hooks(at index: Int) -> PluginHooks {
-        hooks[index]
+        storage.hooks[index]
     }
 
     /// The plugins that take part in `hook`, in order.
     package func taking(_ hook: PluginHooks) -> some Sequence<any Plugin> {
-        let plugins = self.plugins
-        let hooks = self.hooks
+        let plugins = storage.plugins
+        let hooks = storage.hooks
         return plugins.indices.lazy.filter { hooks[$0].contains(hook) }.map { plugins[$0] }
     }
 }

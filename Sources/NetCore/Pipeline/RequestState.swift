@@ -5,6 +5,8 @@ import Synchronization
 package final class RequestState: Sendable {
     private struct Values {
         var metrics: RequestMetrics
+        /// Whether the event that ends the call was told: no other follows it.
+        var closed = false
         var nextReason: PluginContext.Reason = .initial
         /// Why the last attempt was made, for the context of the hooks that end the request.
         var lastReason: PluginContext.Reason = .initial
@@ -20,8 +22,6 @@ package final class RequestState: Sendable {
     private let values: Lock<Values>
     /// The plugins told the request's events; `nil` when none is, and then no event is made.
     private let observers: [any RequestObserver]?
-    /// Whether the event that ends the call was told: no other follows it.
-    private let closed = Atomic<Bool>(false)
 
     private static let counter = Atomic<UInt64>(0)
 
@@ -43,17 +43,28 @@ package final class RequestState: Sendable {
 
     /// Tells the observers `kind`, now; `kind` is not even made when nobody observes. Nothing is told after the call
     /// ended, nor from work detached from the request (``isDetached``).
+    ///
+    /// Inlined, so that a request nobody observes pays a test of `observers` at each phase and no call.
+    @inline(__always)
     package func emit(_ kind: @autoclosure () -> RequestEvent.Kind) {
-        guard let observers, !Self.isDetached else { return }
-        guard !closed.load(ordering: .acquiring) else { return }
-        let kind = kind()
+        if let observers { tell(kind(), to: observers) }
+    }
+
+    /// Tells `observers` `kind`, unless the call has ended or the work is detached from the request.
+    private func tell(_ kind: RequestEvent.Kind, to observers: [any RequestObserver]) {
+        guard !Self.isDetached else { return }
+        let ends: Bool
         switch kind {
-        case .callEnd, .callFailed:
-            // One end, whoever tells it first.
-            guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-            else { return }
-        default: break
+        case .callEnd, .callFailed: ends = true
+        default: ends = false
         }
+        // One end, whoever tells it first; and nothing after it.
+        let open = values.withLock { values in
+            guard !values.closed else { return false }
+            values.closed = ends
+            return true
+        }
+        guard open else { return }
         let event = RequestEvent(requestNumber: number, kind: kind, instant: .now)
         for observer in observers { observer.observe(event) }
     }
