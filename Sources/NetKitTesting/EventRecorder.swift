@@ -1,7 +1,7 @@
 import NetCore
 import NetKitLock
 
-/// A ``RequestObserver`` that keeps every event it is told, for a test to read and check against the grammar
+/// A `RequestObserver` that keeps every event it is told, for a test to read and check against the grammar
 /// (``RequestEventGrammar``).
 ///
 /// ```swift
@@ -38,7 +38,7 @@ public final class EventRecorder: RequestObserver {
         events.filter { $0.requestNumber == number }
     }
 
-    /// The fixed names (``RequestEvent/Kind/name``) of the events of request `number`, in order.
+    /// The fixed names (`RequestEvent.Kind.name`) of the events of request `number`, in order.
     public func kindNames(of number: UInt64) -> [String] {
         events(of: number).map(\.kind.name)
     }
