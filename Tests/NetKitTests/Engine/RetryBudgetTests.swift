@@ -156,7 +156,7 @@ struct RetryBudgetTests {
     func sharing() async throws {
         let defaults = RequestExecutor.Configuration()
         var copied = defaults
-        copied.defaultTimeout = .seconds(30)
+        copied.responseLimit = 1 << 20
         #expect(defaults.retryBudget != nil)
         #expect(copied.retryBudget === defaults.retryBudget)
         #expect(RequestExecutor.Configuration().retryBudget !== defaults.retryBudget)
@@ -165,7 +165,7 @@ struct RetryBudgetTests {
         let first = Self.configuration()
         let second = Self.configuration()
         var copy = first
-        copy.defaultTimeout = .seconds(30)
+        copy.responseLimit = 1 << 20
         await Self.spend(RequestExecutor(transport: stub, configuration: first), stub)
         #expect(await Self.sends(RequestExecutor(transport: stub, configuration: copy), stub) == 1)
         #expect(await Self.sends(RequestExecutor(transport: stub, configuration: second), stub) == 4)
