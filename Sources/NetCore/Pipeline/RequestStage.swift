@@ -86,19 +86,7 @@ package struct Road: Sendable {
             if let retry { return try await retry.run(request) { try await self.run($0, from: .line) } }
             fallthrough
         case .line:
-            if let line {
-                if state.isObserved {
-                    var queued = false
-                    // The wait ends in the line's opening or in the request's cancellation: dequeued either way.
-                    defer { if queued { state.emit(.dequeued) } }
-                    try await line.waitUntilOpen {
-                        queued = true
-                        state.emit(.queued)
-                    }
-                } else {
-                    try await line.waitUntilOpen()
-                }
-            }
+            if let line { try await toldWait { try await line.waitUntilOpen(onQueued: $0) } }
             fallthrough
         case .redirect:
             if let redirect { return try await redirect.run(request) { try await self.run($0, from: .credential) } }
@@ -154,7 +142,9 @@ package struct Road: Sendable {
             // ends. A `stream`'s body is read after the road, by its caller: its slot is free once the head is here.
             // Without a queue this is a nil check, no lock and no allocation.
             var slot: RequestQueue.Slot? = nil
-            if let queue { slot = try await waitForSlot(in: queue, for: request) }
+            if let queue {
+                slot = try await toldWait { try await queue.acquire(HTTPOrigin(request.head), onQueued: $0) }
+            }
             defer { if let slot { queue?.release(slot) } }
             var resent = false
             while true {
@@ -185,16 +175,16 @@ package struct Road: Sendable {
         }
     }
 
-    /// A slot of `request`'s origin in `queue`; the wait, when there is one, is told to observers as `queued` and
-    /// `dequeued` (however it ends: a slot, a cancellation, the queue's timeout), as the held line's is.
-    nonisolated(nonsending) private func waitForSlot(
-        in queue: RequestQueue, for request: TransportRequest
-    ) async throws -> RequestQueue.Slot {
-        let origin = HTTPOrigin(request.head)
-        guard state.isObserved else { return try await queue.acquire(origin) {} }
+    /// What `wait` returns (the held line's opening, a request slot), its wait told to observers: `queued` when it
+    /// parks the request (`wait` calls the closure it is given then), `dequeued` when it ends, however it ends (the
+    /// line opened or a slot came free, a cancellation, a timeout).
+    nonisolated(nonsending) private func toldWait<Value>(
+        _ wait: (_ onQueued: () -> Void) async throws -> Value
+    ) async throws -> Value {
+        guard state.isObserved else { return try await wait {} }
         var queued = false
         defer { if queued { state.emit(.dequeued) } }
-        return try await queue.acquire(origin) {
+        return try await wait {
             queued = true
             state.emit(.queued)
         }

@@ -72,17 +72,18 @@ package final class RequestState: Sendable {
     /// Tells the observers how attempt `attempt` ended: with a response (whatever the stages outside make of it) or
     /// without one.
     package func emitAttemptEnd(_ attempt: Int, _ result: @autoclosure () -> Result<Exchange, any Error>) {
-        emit(
-            {
-                switch result() {
-                case .success(let exchange):
-                    return .attemptEnd(attempt: attempt, status: exchange.response.statusCode)
-                case .failure(let failure as ResponseFailure):
-                    return .attemptEnd(attempt: attempt, status: failure.exchange.response.statusCode)
-                case .failure(let error):
-                    return .attemptFailed(attempt: attempt, reason: Self.reason(error))
-                }
-            }())
+        emit(Self.end(of: attempt, result()))
+    }
+
+    /// The event that ends `attempt`: its status when a response came (a failure made of a response included), else
+    /// why none did.
+    private static func end(of attempt: Int, _ result: Result<Exchange, any Error>) -> RequestEvent.Kind {
+        switch result {
+        case .success(let exchange): .attemptEnd(attempt: attempt, status: exchange.response.statusCode)
+        case .failure(let failure as ResponseFailure):
+            .attemptEnd(attempt: attempt, status: failure.exchange.response.statusCode)
+        case .failure(let error): .attemptFailed(attempt: attempt, reason: reason(error))
+        }
     }
 
     /// What an event says of `error`: its description, as the caller would read it (a cancellation in words).
@@ -127,7 +128,6 @@ package final class RequestState: Sendable {
     }
 
     /// Counts a new attempt of `bytes` body bytes that no plugin hook will see; its number.
-    @discardableResult
     func countAttempt(sending bytes: Int64?) -> Int {
         let (attempt, reason) = values.withLock { values in
             values.metrics.attempts += 1
