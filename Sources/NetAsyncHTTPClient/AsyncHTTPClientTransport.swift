@@ -130,7 +130,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
         var outgoing = HTTPClientRequest(url: HeadConversion.urlString(of: head))
         outgoing.method = HeadConversion.method(head.method)
         outgoing.headers = HeadConversion.headers(of: head.headerFields)
-        let upload = try Self.attachBody(request.body, progress: request.progress, to: &outgoing)
+        let upload = try Self.attachBody(
+            request.body, progress: request.progress, onSent: request.onSent, to: &outgoing)
         // Counted from now for a body in memory; a streamed body's idle timer starts with the body instead.
         let deadline = upload == nil ? Self.deadline(after: request.idleTimeout) : .distantFuture
 
@@ -157,6 +158,14 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
                     + "create it with redirectConfiguration: .disallow so that NetKit decides each hop")
         }
         let headReceivedAt = ContinuousClock.now
+        // AsyncHTTPClient's request API says nothing of its writes: the answer proves the head went out, and a body
+        // in memory with it (written in one piece); a streamed body's pump tells its own end.
+        if let upload {
+            upload.tellHeadSent()
+        } else if let onSent = request.onSent {
+            onSent(.head)
+            if let length = request.body?.length { onSent(.body(bytes: length)) }
+        }
         let responseHead = HeadConversion.responseHead(status: response.status, headers: response.headers)
         let progress = request.progress
         let expectedLength = progress == nil ? nil : responseHead.declaredContentLength
@@ -242,6 +251,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
     private static func attachBody(
         _ body: UploadSource?,
         progress: NetworkProgress?,
+        onSent: (@Sendable (TransportRequest.SentPart) -> Void)?,
         to outgoing: inout HTTPClientRequest
     ) throws(NetworkError) -> UploadPump? {
         guard let body else { return nil }
@@ -249,7 +259,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
             outgoing.body = .bytes(ByteBuffer(data: data))
             return nil
         }
-        let pump = try UploadPump.make(for: body, progress: progress)
+        let pump = try UploadPump.make(for: body, progress: progress, onSent: onSent)
         outgoing.body = .stream(UploadPieces(pump: pump), length: pump.length.map { .known($0) } ?? .unknown)
         return pump
     }

@@ -21,25 +21,36 @@ final class UploadPump: Sendable {
         var lastActivity: ContinuousClock.Instant
         var error: UploadSourceError?
         var isClosed = false
+        /// Whether the head was told sent (the body is told once, when the reader ends).
+        var toldHead = false
     }
 
     private let state: Lock<State>
     /// The body's size, when known: sent as `Content-Length`, and the total of progress.
     let length: Int64?
     private let progress: NetworkProgress?
+    /// Where what was sent is told (``NetCore/TransportRequest/onSent``).
+    private let onSent: (@Sendable (TransportRequest.SentPart) -> Void)?
     /// Whether reading can block (files, streams): then it happens on the blocking-I/O pool.
     private let readsBlock: Bool
 
-    init(reader: sending UploadReader, length: Int64?, readsBlock: Bool, progress: NetworkProgress?) {
+    init(
+        reader: sending UploadReader, length: Int64?, readsBlock: Bool, progress: NetworkProgress?,
+        onSent: (@Sendable (TransportRequest.SentPart) -> Void)?
+    ) {
         self.state = Lock(State(reader: reader, lastActivity: .now))
         self.length = length
         self.readsBlock = readsBlock
         self.progress = progress
+        self.onSent = onSent
     }
 
     /// The pump of `source`.
     /// - Throws: ``NetworkError/uploadStreamConsumed`` for a source whose one-shot stream was already taken.
-    static func make(for source: UploadSource, progress: NetworkProgress?) throws(NetworkError) -> UploadPump {
+    static func make(
+        for source: UploadSource, progress: NetworkProgress?,
+        onSent: (@Sendable (TransportRequest.SentPart) -> Void)?
+    ) throws(NetworkError) -> UploadPump {
         let reader: UploadReader
         do {
             reader = try source.makeReader()
@@ -50,7 +61,8 @@ final class UploadPump: Sendable {
         let readsBlock = source.segments.contains { segment in
             if case .data = segment { false } else { true }
         }
-        return UploadPump(reader: reader, length: source.length, readsBlock: readsBlock, progress: progress)
+        return UploadPump(
+            reader: reader, length: source.length, readsBlock: readsBlock, progress: progress, onSent: onSent)
     }
 
     /// The error that stopped reading, if any.
@@ -78,23 +90,39 @@ final class UploadPump: Sendable {
         }
     }
 
+    /// Tells the head sent, unless it was: the response head has arrived, so it went out.
+    func tellHeadSent() {
+        guard let onSent else { return }
+        let untold = state.withLock { state in
+            defer { state.toldHead = true }
+            return !state.toldHead
+        }
+        if untold { onSent(.head) }
+    }
+
     private func readPiece() throws -> ByteBuffer? {
         var buffer = ByteBufferAllocator().buffer(capacity: Self.pieceSize)
+        var news = (head: false, body: Int64?.none)
         let sent: Int64? = try state.withLock { state throws -> Int64? in
             guard let reader = state.reader else {
                 if let error = state.error { throw error }
                 if state.isClosed { throw UploadSourceError.readerClosed }
                 return nil
             }
+            // AsyncHTTPClient asks for the body once it has written the head.
+            news.head = !state.toldHead
+            state.toldHead = true
             do {
                 let count = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.pieceSize) { bytes in
                     try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[..<Self.pieceSize]))
                 }
                 state.lastActivity = .now
                 guard count > 0 else {
-                    // The end: release the last file now rather than whenever the pump is dropped.
+                    // The end: release the last file now rather than whenever the pump is dropped. Asked for more
+                    // after the last piece, AsyncHTTPClient has taken every byte.
                     reader.close()
                     state.reader = nil
+                    news.body = state.sent
                     return nil
                 }
                 state.sent += Int64(count)
@@ -104,6 +132,10 @@ final class UploadPump: Sendable {
                 state.reader = nil
                 throw error
             }
+        }
+        if let onSent {
+            if news.head { onSent(.head) }
+            if let body = news.body { onSent(.body(bytes: body)) }
         }
         guard let sent else { return nil }
         // Bytes handed to AsyncHTTPClient, which writes them as the socket takes them: the nearest it tells.

@@ -11,11 +11,14 @@ import NetCore
 ///          | credentialRenewalStart, credentialRenewalEnd
 /// attempt  = attemptStart, inside*, (attemptEnd | attemptFailed)
 /// inside   = queued, dequeued
-///          | cache* | coalesced | requestStart | transparentRetry | responseHead | responseBodyEnd
+///          | cache* | coalesced | exchange | transparentRetry | responseHead | responseBodyEnd
+/// exchange = requestStart, [requestHeadSent, [requestBodySent]]
 /// ```
 ///
 /// Within an attempt, `requestStart` comes before `responseHead`, once, or twice with a `transparentRetry` between
-/// (which comes at most once, before any head); `responseHead` comes at most once and before `responseBodyEnd`; a
+/// (which comes at most once, before any head); what the transport sent (`requestHeadSent`, then
+/// `requestBodySent`) comes at most once per `requestStart`, before the head; `responseHead` comes at most once and
+/// before `responseBodyEnd`; a
 /// wait for one of the host's request slots (`queued`, `dequeued`:
 /// `RequestExecutor.Configuration.maximumRequestsPerHost`) comes at most once, before `requestStart`; attempts are
 /// numbered 1, 2, 3 … and each end names the attempt that began. Every start has exactly one end: a call, an
@@ -53,6 +56,8 @@ public enum RequestEventGrammar {
             /// Whether the attempt waited for a request slot.
             var queued = false
             var sent = false
+            var headSent = false
+            var bodySent = false
             var resent = false
             var head = false
             var bodyEnded = false
@@ -128,12 +133,24 @@ public enum RequestEventGrammar {
             case .requestStart:
                 guard !current.sent, !current.head else { return "request_start twice, or after the head" }
                 current.sent = true
+            case .requestHeadSent:
+                guard current.sent, !current.headSent, !current.head else {
+                    return "request_head_sent without request_start, twice, or after the response head"
+                }
+                current.headSent = true
+            case .requestBodySent:
+                guard current.headSent, !current.bodySent, !current.head else {
+                    return "request_body_sent without request_head_sent, twice, or after the response head"
+                }
+                current.bodySent = true
             case .transparentRetry:
                 guard current.sent, !current.resent, !current.head else {
                     return "transparent_retry without request_start, twice, or after the head"
                 }
                 current.resent = true
                 current.sent = false
+                current.headSent = false
+                current.bodySent = false
             case .responseHead:
                 guard !current.head else { return "two response heads in one attempt" }
                 current.head = true

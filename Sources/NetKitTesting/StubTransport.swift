@@ -226,6 +226,12 @@ public final class StubTransport: HTTPTransport {
     ///   `NetworkError.invalidHeader(name:)` for reply headers a server could not send.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let body = try Self.read(request.body)
+        // A body is read whole, so the head and the body are sent at once; a head without a body is told sent when
+        // the answer comes, as URLSession and AsyncHTTPClient tell it (neither sees such a head written).
+        if request.body != nil {
+            request.onSent?(.head)
+            request.onSent?(.body(bytes: Int64(body.count)))
+        }
         let recordedRequest = RecordedRequest(head: request.head, body: body, hasBody: request.body != nil)
         recorded.withLock { $0.append(recordedRequest) }
         let reply = try await reply(to: request, recordedRequest)
@@ -235,7 +241,11 @@ public final class StubTransport: HTTPTransport {
         var fields = try HTTPHeaderFields(reply.headers)
         for (name, value) in reply.additionalHeaders { try fields.addValue(value, for: name) }
         let head = HTTPResponseHead(statusCode: reply.status, headerFields: fields)
-        if request.body != nil { request.progress?.reportSent(Int64(body.count), of: Int64(body.count)) }
+        if request.body != nil {
+            request.progress?.reportSent(Int64(body.count), of: Int64(body.count))
+        } else {
+            request.onSent?(.head)
+        }
         let received = Int64(reply.chunks.reduce(0) { $0 + $1.count })
         request.progress?.reportReceived(received, of: received)
         let stream = AsyncThrowingStream<Data, any Error> { continuation in

@@ -29,7 +29,9 @@ extension TransportConformance {
         var configuration = RequestExecutor.Configuration(plugins: [recorder])
         configuration.builder.idleTimeout = .milliseconds(300)
         let executor = RequestExecutor(transport: context.transport, configuration: configuration)
-        let exchange = ["attempt_start", "request_start", "response_head", "response_body_end", "attempt_end"]
+        let exchange = [
+            "attempt_start", "request_start", "request_head_sent", "response_head", "response_body_end", "attempt_end",
+        ]
         let cases: [(EventProbe, [String])] = [
             (EventProbe(path: "/ok"), ["call_start"] + exchange + ["call_end"]),
             (
@@ -38,7 +40,10 @@ extension TransportConformance {
             ),
             (
                 EventProbe(path: "/dropped"),
-                ["call_start", "attempt_start", "request_start", "response_head", "attempt_failed", "call_failed"]
+                [
+                    "call_start", "attempt_start", "request_start", "request_head_sent", "response_head",
+                    "attempt_failed", "call_failed",
+                ]
             ),
             (
                 EventProbe(path: "/slow"),
@@ -57,6 +62,49 @@ extension TransportConformance {
                 names == expected,
                 "GET \(probe.path): the engine over this transport told \(names), where over the stub transport it "
                     + "tells \(expected)")
+        }
+    }
+
+    /// The transport tells what it sent (``NetCore/TransportRequest/onSent``): the head once, then, for a request
+    /// with a body, the body once with its size, in that order and by the time it hands over the response head; for
+    /// a `GET`, a body in memory, a file and a stream of unknown length, each answered once the server has read
+    /// the whole body.
+    static let sentParts = TransportConformanceCheck("the head and the body told sent") { context in
+        let server = try context.server { request in .text("\(request.body.count)") }
+        defer { server.stop() }
+        let size = 300 * 1024
+        let bytes = Data(repeating: UInt8(ascii: "s"), count: size)
+        let file: ScratchFile
+        do {
+            file = try ScratchFile(bytes)
+        } catch {
+            throw context.failure("could not write the file to upload: \(error)")
+        }
+        // The file is removed when dropped: not before the last upload has read it.
+        defer { withExtendedLifetime(file) {} }
+        let bodies: [(String, UploadSource?)] = [
+            ("GET", nil),
+            ("a body in memory", UploadSource(data: bytes)),
+            ("a file", try UploadSource(fileURL: file.url)),
+            ("a stream of unknown length", UploadSource(stream: InputStream(data: bytes), length: nil)),
+        ]
+        for (what, body) in bodies {
+            let told = Lock([TransportRequest.SentPart]())
+            var request = try context.request(
+                server.baseURL.appendingPathComponent("sent"), method: body == nil ? .get : .post, body: body)
+            request.onSent = { part in told.withLock { $0.append(part) } }
+            let response = try await context.send(request, what)
+            let atHead = told.withLock { $0 }
+            _ = try await context.collect(response.body, "the answer to \(what)")
+            let expected: [TransportRequest.SentPart] = body == nil ? [.head] : [.head, .body(bytes: Int64(size))]
+            try context.expect(
+                atHead == expected,
+                "\(what): the transport told \(atHead) sent by the time it handed over the response head, expected "
+                    + "\(expected): the head once, then the body once with its size, no later than the answer")
+            let afterwards = told.withLock { $0 }
+            try context.expect(
+                afterwards == atHead,
+                "\(what): the transport told \(afterwards.dropFirst(atHead.count)) after the answer")
         }
     }
 

@@ -51,7 +51,7 @@ public enum TransportConformance {
             droppedBody, shortBody,
             cancellationBeforeHead, cancellationDuringBody, abandonedBody,
             redirects, refusedConnection, idleTimeout, oversizedDeclaredLength,
-            eventSequences, unansweredClose,
+            eventSequences, sentParts, unansweredClose,
         ] + cachingChecks
     }
 

@@ -25,7 +25,7 @@ import NetCore
 /// | `netkit_http_client_response_body_bytes_total` | counter | method, host | response body bytes read, all attempts |
 /// | `netkit_http_client_requests_in_flight` | meter | method, host | requests started and not yet ended |
 /// | `netkit_http_client_cache_events_total` | counter | method, host, event, reason | what the response cache did (``NetCore/CacheEvent``), one per event of the request's ``NetCore/RequestMetrics/cacheEvents`` |
-/// | `netkit_http_client_phase_duration` | timer | method, host, phase | each phase of each request, from its events (``NetCore/RequestEvent``): `queue` (waiting in a held line), `credential_renewal`, `attempt`, `time_to_head` (handed to the transport until the response head), `body` (head until the body's end), `retry_wait` |
+/// | `netkit_http_client_phase_duration` | timer | method, host, phase | each phase of each request, from its events (``NetCore/RequestEvent``): `queue` (waiting in a held line), `credential_renewal`, `attempt`, `request_body` (the request head sent until its body's last byte), `time_to_head` (handed to the transport until the response head), `body` (head until the body's end), `retry_wait` |
 /// | `netkit_http_client_retry_budget_exhausted_total` | counter | method, host | retries the retry policy allowed and the retry budget refused (``NetCore/RetryBudget``) |
 ///
 /// `event` is ``NetCore/CacheEvent/name``: `hit`, `miss`, `revalidated`, `stale`, `stored`, `not_stored`,

@@ -44,6 +44,17 @@ struct RequestEventGrammarTests {
                 .attemptFailed(attempt: 1, reason: "cancelled"), .cancelled, .callFailed(reason: "cancelled"),
             ],
             [start, .callFailed(reason: "refused before sending")],
+            // What the transport sent, once per exchange: a resend tells it again.
+            [
+                start, .attemptStart(attempt: 1, reason: .initial), .requestStart, .requestHeadSent,
+                .requestBodySent(bytes: 5), .transparentRetry(reason: "reset"), .requestStart, .requestHeadSent,
+                .requestBodySent(bytes: 5), .responseHead(status: 200), .attemptEnd(attempt: 1, status: 200),
+                .callEnd(status: 200),
+            ],
+            [
+                start, .attemptStart(attempt: 1, reason: .initial), .requestStart, .requestHeadSent,
+                .attemptFailed(attempt: 1, reason: "reset"), .callFailed(reason: "reset"),
+            ],
         ] as [[Kind]])
     func accepted(_ kinds: [Kind]) {
         #expect(RequestEventGrammar.violations(ofRequest: kinds) == [])
@@ -78,6 +89,24 @@ struct RequestEventGrammarTests {
                 "a body end without a head"
             ),
             ([start, .responseHead(status: 200)], "response_head outside an attempt"),
+            (
+                [start, attempt[0], .requestHeadSent], "request_head_sent without request_start"
+            ),
+            (
+                [start, attempt[0], .requestStart, .requestHeadSent, .requestHeadSent],
+                "request_head_sent without request_start, twice"
+            ),
+            (
+                [start, attempt[0], .requestStart, .requestBodySent(bytes: 1)],
+                "request_body_sent without request_head_sent"
+            ),
+            (
+                [
+                    start, attempt[0], .requestStart, .requestHeadSent, .responseHead(status: 200),
+                    .requestBodySent(bytes: 1),
+                ],
+                "or after the response head"
+            ),
             ([start, .cancelled, .callEnd(status: 200)], "cancelled must be followed by call_failed"),
         ] as [([Kind], String)])
     func refused(_ kinds: [Kind], _ fault: String) {

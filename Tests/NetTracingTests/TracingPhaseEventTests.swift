@@ -19,9 +19,10 @@ struct TracingPhaseEventTests {
         let request = try #require(tracer.spans.request)
         #expect(
             request.events.map(\.name) == [
-                "netkit.attempt_start", "netkit.request_start", "netkit.response_head", "netkit.response_body_end",
-                "netkit.attempt_end", "netkit.retry_scheduled", "netkit.attempt_start", "netkit.request_start",
-                "netkit.response_head", "netkit.response_body_end", "netkit.attempt_end", "netkit.call_end",
+                "netkit.attempt_start", "netkit.request_start", "netkit.request_head_sent", "netkit.response_head",
+                "netkit.response_body_end", "netkit.attempt_end", "netkit.retry_scheduled", "netkit.attempt_start",
+                "netkit.request_start", "netkit.request_head_sent", "netkit.response_head",
+                "netkit.response_body_end", "netkit.attempt_end", "netkit.call_end",
             ])
         let firstEnd = try #require(request.events.first { $0.name == "netkit.attempt_end" })
         #expect(firstEnd.attributes.get("http.response.status_code") == .int64(503))

@@ -312,6 +312,44 @@ struct TransferStateMachineTests {
         #expect(error.detail == "not idempotent")
     }
 
+    @Test(
+        "what was sent is told once each, head first: a known length when reached, an unknown one with the answer",
+        arguments: [
+            // (has a body, its length, URLSession's reports (sent, expected), then the head's status; what is told)
+            (false, Int64(0), [], [200], "head@head"),
+            (true, 10, [(4, 10), (10, 10), (10, 10)], [200], "head@4 body(10)@10"),
+            (true, nil, [(4, 0), (9, 0)], [200], "head@4 body(9)@head"),
+            // An interim 100 Continue comes before the body: nothing is told until the final head.
+            (true, 10, [], [100, 200], "head@head body(10)@head"),
+            (true, 10, [(4, 10)], [100], "head@4"),
+        ] as [(Bool, Int64?, [(Int64, Int64)], [Int], String)])
+    func sentParts(
+        _ hasBody: Bool, _ length: Int64?, _ reports: [(Int64, Int64)], _ heads: [Int], _ expected: String
+    ) {
+        var configuration = Machine.Configuration(tellsSent: true, hasBody: hasBody, uploadLength: length)
+        configuration.quirks = Platform.linux.quirks
+        var machine = Machine(waiter: "waiter", road: .streamed("writer", unread: .empty), configuration: configuration)
+        var told: [String] = []
+        func note(_ news: Machine.SentNews, at moment: String) {
+            if news.head { told.append("head@\(moment)") }
+            if let body = news.body { told.append("body(\(body))@\(moment)") }
+        }
+        for (sent, total) in reports {
+            note(machine.sentParts(total: sent, expectedToSend: total), at: "\(sent)")
+        }
+        for status in heads { note(machine.sentParts(atHeadOf: status), at: "head") }
+        #expect(told.joined(separator: " ") == expected)
+    }
+
+    @Test("nothing is told sent when nobody listens")
+    func sentPartsUnheard() {
+        var machine = Machine(
+            waiter: "waiter", road: .streamed("writer", unread: .empty),
+            configuration: Machine.Configuration(hasBody: true, uploadLength: 10))
+        #expect(machine.sentParts(total: 10, expectedToSend: 10) == Machine.SentNews())
+        #expect(machine.sentParts(atHeadOf: 200) == Machine.SentNews())
+    }
+
     // MARK: Driver
 
     static func run(_ row: Row) -> [String] {

@@ -28,6 +28,11 @@ extension RequestEvent {
         case attemptStart(attempt: Int, reason: PluginContext.Reason)
         /// The request is handed to the transport (or, for a cached request, the cache answers in its place).
         case requestStart
+        /// The transport sent the request line and header fields (see ``TransportRequest/onSent``; a transport
+        /// that cannot see its writes tells it no later than the response head).
+        case requestHeadSent
+        /// The transport sent the last of the request body: `bytes` bytes in all.
+        case requestBodySent(bytes: Int64)
         /// The connection closed or was reset before any response came, and the engine sends the attempt once more on
         /// its own (a safe request whose body can be sent again: see ``RequestExecutor/Configuration``'s transparent
         /// retry); `reason` describes the failure. Another ``requestStart`` follows. It does not count against the
@@ -91,6 +96,8 @@ extension RequestEvent {
             case .dequeued: "dequeued"
             case .attemptStart: "attempt_start"
             case .requestStart: "request_start"
+            case .requestHeadSent: "request_head_sent"
+            case .requestBodySent: "request_body_sent"
             case .transparentRetry: "transparent_retry"
             case .responseHead: "response_head"
             case .responseBodyEnd: "response_body_end"
@@ -138,7 +145,7 @@ extension RequestEvent.Kind: CustomStringConvertible {
         case .callEnd(let status), .responseHead(let status): "\(name) \(status)"
         case .callFailed(let reason): "\(name): \(reason)"
         case .attemptStart(let attempt, let reason): "\(name) \(attempt) (\(reason))"
-        case .responseBodyEnd(let bytes): "\(name) \(bytes) bytes"
+        case .responseBodyEnd(let bytes), .requestBodySent(let bytes): "\(name) \(bytes) bytes"
         case .attemptEnd(let attempt, let status): "\(name) \(attempt): \(status)"
         case .attemptFailed(let attempt, let reason): "\(name) \(attempt): \(reason)"
         case .transparentRetry(let reason): "\(name): \(reason)"
@@ -148,7 +155,8 @@ extension RequestEvent.Kind: CustomStringConvertible {
         case .credentialRenewalEnd(let renewed): "\(name) \(renewed ? "renewed" : "not renewed")"
         case .cacheServedStale(let reason): "\(name): \(reason)"
         case .cacheNotStored(let reason): "\(name): \(reason)"
-        case .cancelled, .queued, .dequeued, .requestStart, .credentialRenewalStart, .cacheHit, .cacheMiss,
+        case .cancelled, .queued, .dequeued, .requestStart, .requestHeadSent, .credentialRenewalStart, .cacheHit,
+            .cacheMiss,
             .cacheRevalidated, .cacheUnavailable, .cacheStored, .cacheInvalidated, .coalesced:
             name
         }

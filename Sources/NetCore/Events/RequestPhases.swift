@@ -10,6 +10,8 @@ package struct RequestPhases: Sendable {
         case credentialRenewal = "credential_renewal"
         /// From `attempt_start` to `attempt_end` or `attempt_failed`.
         case attempt
+        /// From `request_head_sent` to `request_body_sent`: sending the request body.
+        case requestBody = "request_body"
         /// From `request_start` to `response_head`: the server's time and the network's, as the client sees it.
         case timeToHead = "time_to_head"
         /// From `response_head` to `response_body_end`: reading the body.
@@ -22,6 +24,7 @@ package struct RequestPhases: Sendable {
     private var renewal: MonotonicInstant?
     private var attempt: MonotonicInstant?
     private var sent: MonotonicInstant?
+    private var headSent: MonotonicInstant?
     private var head: MonotonicInstant?
 
     package init() {}
@@ -37,9 +40,12 @@ package struct RequestPhases: Sendable {
         case .attemptStart:
             attempt = now
             sent = nil
+            headSent = nil
             head = nil
         case .attemptEnd, .attemptFailed: return Self.ended(.attempt, since: &attempt, at: now)
         case .requestStart: sent = now
+        case .requestHeadSent: headSent = now
+        case .requestBodySent: return Self.ended(.requestBody, since: &headSent, at: now)
         case .responseHead:
             head = now
             return Self.ended(.timeToHead, since: &sent, at: now)

@@ -8,7 +8,9 @@
 /// - it sends every header field of the request, repeated ones included (joined with `", "` where the stack
 ///   cannot send a name twice), and hands over every response field, `Set-Cookie` fields one by one;
 /// - it reports progress to ``TransportRequest/progress``: bytes sent and received (``NetworkProgress/reportSent(_:of:)``,
-///   ``NetworkProgress/reportReceived(_:of:)``), never completion, which the engine reports;
+///   ``NetworkProgress/reportReceived(_:of:)``), never completion, which the engine reports; and tells
+///   ``TransportRequest/onSent`` when the head, then the body, have gone out, no later than it hands over the
+///   response head;
 /// - it fails in NetKit's words: ``TransportError`` with the ``TransportError/Kind`` that fits (the retry rules read
 ///   it), `CancellationError` when the calling task was cancelled, the body's ``UploadSourceError`` when a file or
 ///   stream broke its length;

@@ -35,6 +35,22 @@ public struct TransportRequest: Sendable {
             storage.progress = newValue
         }
     }
+    /// Where the transport tells what it has sent of this request, if anyone listens (the engine does, for each
+    /// exchange: ``RequestEvent/Kind/requestHeadSent`` and ``RequestEvent/Kind/requestBodySent(bytes:)``, and their
+    /// instants in ``RequestMetrics``).
+    ///
+    /// A transport calls it with ``SentPart/head`` once the head has gone out, then, for a request with a body,
+    /// with ``SentPart/body(bytes:)`` once its last byte has: each at most once, head first, and no later than it
+    /// hands over the response head (a transport that cannot see its own writes tells what the answer proves: the
+    /// head, and a body it has wholly handed to the connection, went out before the answer came). It never calls it
+    /// for an exchange that failed before anything went out.
+    public var onSent: (@Sendable (SentPart) -> Void)? {
+        get { storage.onSent }
+        set {
+            makeUnique()
+            storage.onSent = newValue
+        }
+    }
     /// Set when the caller collects the response body whole and keeps at most these many bytes of it (`send`
     /// sets it; `stream` does not). A transport may then hand over the body complete, in memory, when the
     /// transfer ends, rather than stream it: cheaper when the caller would only gather the chunks again.
@@ -119,6 +135,7 @@ public struct TransportRequest: Sendable {
         var head: HTTPRequestHead
         var body: UploadSource?
         var progress: NetworkProgress?
+        var onSent: (@Sendable (SentPart) -> Void)?
         var wholeBody: WholeBodyLimits?
         var idleTimeout: Duration?
         var operationID: String?
@@ -136,6 +153,7 @@ public struct TransportRequest: Sendable {
 
         func copy() -> Storage {
             let copy = Storage(head: head, body: body, progress: progress)
+            copy.onSent = onSent
             copy.wholeBody = wholeBody
             copy.idleTimeout = idleTimeout
             copy.operationID = operationID

@@ -18,6 +18,31 @@ public struct RequestMetrics: Sendable, Equatable {
         get { headArrival?.instant }
         set { headArrival = newValue.map(MonotonicInstant.init) }
     }
+    /// When the last exchange was handed to the transport (after any wait for a request slot); `nil` for a request
+    /// that never reached one (a cache hit, a request refused before it was sent).
+    public var requestStart: ContinuousClock.Instant? {
+        get { exchangeStart?.instant }
+        set { exchangeStart = newValue.map(MonotonicInstant.init) }
+    }
+    /// When the transport said the last exchange's request head went out (``TransportRequest/onSent``); a transport
+    /// that cannot see its own writes says so no later than the response head.
+    public var requestHeadSent: ContinuousClock.Instant? {
+        get { headSent?.instant }
+        set { headSent = newValue.map(MonotonicInstant.init) }
+    }
+    /// When the transport said the last byte of the last exchange's request body went out; `nil` without a body.
+    public var requestBodySent: ContinuousClock.Instant? {
+        get { bodySent?.instant }
+        set { bodySent = newValue.map(MonotonicInstant.init) }
+    }
+    /// When NetKit read the last response body to its end; `nil` for `stream`, whose body its caller reads.
+    public var responseBodyEnd: ContinuousClock.Instant? {
+        get { bodyEnd?.instant }
+        set { bodyEnd = newValue.map(MonotonicInstant.init) }
+    }
+    /// How long the request waited, in all, in a held line (``HoldTheLine``) and for its host's request slots
+    /// (``RequestExecutor/Configuration/maximumRequestsPerHost``).
+    public var queueWait: Duration
     /// When the request ended: its value decoded, its error thrown, or (for a stream) its body handed over.
     public var end: ContinuousClock.Instant? {
         get { ended?.instant }
@@ -51,6 +76,10 @@ public struct RequestMetrics: Sendable, Equatable {
     // The instants, stored as values of known size (see ``MonotonicInstant``).
     package private(set) var started: MonotonicInstant
     package var headArrival: MonotonicInstant?
+    package var exchangeStart: MonotonicInstant?
+    package var headSent: MonotonicInstant?
+    package var bodySent: MonotonicInstant?
+    package var bodyEnd: MonotonicInstant?
     package var ended: MonotonicInstant?
 
     /// Creates metrics for a request starting now.
@@ -64,6 +93,7 @@ public struct RequestMetrics: Sendable, Equatable {
         self.bytesReceived = 0
         self.cacheEvents = []
         self.retryBudgetExhausted = false
+        self.queueWait = .zero
     }
 
     /// From ``start`` to ``end`` (to now, while the request runs).

@@ -11,6 +11,19 @@ package final class RequestState: Sendable {
         /// Why the last attempt was made, for the context of the hooks that end the request.
         var lastReason: PluginContext.Reason = .initial
         var pluginRetries = 0
+        /// Which exchange the transport's reports of what it sent (``TransportRequest/onSent``) belong to; what it
+        /// has told of it.
+        var exchange = 0
+        var sending = Sending.closed
+    }
+
+    /// What the transport has told of the exchange in flight: reports outside an exchange, twice, or out of order are
+    /// not the request's events.
+    private enum Sending {
+        case closed
+        case started
+        case headSent
+        case bodySent
     }
 
     /// A number unique to the request within the process.
@@ -154,16 +167,75 @@ package final class RequestState: Sendable {
         }
     }
 
-    /// Notes the arrival of a response head of `status`.
+    /// Notes an exchange handed to the transport now; what the transport reports of it goes to the returned
+    /// closure (``TransportRequest/onSent``).
+    func beginExchange() -> @Sendable (TransportRequest.SentPart) -> Void {
+        let now = MonotonicInstant.now
+        let exchange = values.withLock { values in
+            values.exchange += 1
+            values.sending = .started
+            values.metrics.exchangeStart = now
+            values.metrics.headSent = nil
+            values.metrics.bodySent = nil
+            return values.exchange
+        }
+        emit(.requestStart)
+        return { [self] part in recordSent(part, in: exchange) }
+    }
+
+    /// Notes what the transport sent of exchange `exchange`, if it is still the one in flight and the report comes in
+    /// order: the head once, then the body once.
+    private func recordSent(_ part: TransportRequest.SentPart, in exchange: Int) {
+        let now = MonotonicInstant.now
+        let accepted = values.withLock { values in
+            guard values.exchange == exchange else { return false }
+            switch (part, values.sending) {
+            case (.head, .started):
+                values.sending = .headSent
+                values.metrics.headSent = now
+            case (.body, .headSent):
+                values.sending = .bodySent
+                values.metrics.bodySent = now
+            default:
+                return false
+            }
+            return true
+        }
+        guard accepted else { return }
+        switch part {
+        case .head: emit(.requestHeadSent)
+        case .body(let bytes): emit(.requestBodySent(bytes: bytes))
+        }
+    }
+
+    /// Notes that the exchange in flight failed: the transport's late reports of it are not told.
+    func endExchange() {
+        values.withLock { $0.sending = .closed }
+    }
+
+    /// Notes the arrival of a response head of `status`; the transport's later reports of what it sent are not
+    /// told (it tells them before the head).
     func recordHead(at instant: MonotonicInstant, status: Int) {
-        values.withLock { $0.metrics.headArrival = instant }
+        values.withLock { values in
+            values.metrics.headArrival = instant
+            values.sending = .closed
+        }
         emit(.responseHead(status: status))
     }
 
     /// Notes a body read to its end.
     func recordReceived(_ bytes: Int) {
-        values.withLock { $0.metrics.bytesReceived += Int64(bytes) }
+        let now = MonotonicInstant.now
+        values.withLock { values in
+            values.metrics.bytesReceived += Int64(bytes)
+            values.metrics.bodyEnd = now
+        }
         emit(.responseBodyEnd(bytes: Int64(bytes)))
+    }
+
+    /// Notes a wait in a queue (a held line, a request slot) of `duration`.
+    func recordQueueWait(_ duration: Duration) {
+        values.withLock { $0.metrics.queueWait += duration }
     }
 
     /// Notes a retry after `wait`, because of `error`.

@@ -22,6 +22,9 @@ public struct ByteStreamTransport: HTTPTransport {
         try head.attachBody(request.body)
         let (bytes, response) = try await session.byteStream(for: head)
         guard let http = response as? HTTPURLResponse else { throw StreamingError.invalidResponse }
+        // The session says nothing of its writes: the answer proves the request went out.
+        request.onSent?(.head)
+        if let length = request.body?.length { request.onSent?(.body(bytes: length)) }
         // Whatever has arrived is handed over as one chunk: a reader that waits gets each byte at once.
         let chunker = ByteStreamChunker(bytes)
         let chunks = AsyncThrowingStream<Data, any Error>(unfolding: { try await chunker.next() })

@@ -40,6 +40,10 @@ extension SessionDelegate {
         struct Configuration: Sendable {
             /// Whether someone observes the transfer's progress.
             var reportsProgress = false
+            /// Whether the engine is told what was sent (``NetCore/TransportRequest/onSent``).
+            var tellsSent = false
+            /// Whether the request has a body.
+            var hasBody = false
             /// The request body's own length: streamed bodies report 0 as the total to send on Linux.
             var uploadLength: Int64?
             /// The server's host, named in errors.
@@ -81,6 +85,25 @@ extension SessionDelegate {
                 self.declaredLength = declaredLength
                 self.wwwAuthenticate = wwwAuthenticate
                 self.at = MonotonicInstant(at)
+            }
+        }
+
+        /// How far the telling of what was sent has gone.
+        enum SentParts: Sendable {
+            case nothing
+            case head
+            case body
+        }
+
+        /// What to tell ``NetCore/TransportRequest/onSent`` after an event: the head, then the body's bytes.
+        struct SentNews: Equatable, Sendable {
+            var head = false
+            var body: Int64?
+
+            /// Tells `onSent` the news, in order.
+            func tell(_ onSent: @Sendable (TransportRequest.SentPart) -> Void) {
+                if head { onSent(.head) }
+                if let body { onSent(.body(bytes: body)) }
             }
         }
 
@@ -169,6 +192,10 @@ extension SessionDelegate {
         /// (`Int64.max` when no length is declared).
         private(set) var decodedLimit: Int64?
         private var tinyChunks: TinyChunkBudget
+        /// What has been told sent of the request.
+        private var told = SentParts.nothing
+        /// The body bytes URLSession has reported sent.
+        private var bodyBytesSent: Int64 = 0
 
         init(waiter: Waiter, road: Road, configuration: Configuration) {
             self.waiter = waiter
@@ -321,6 +348,41 @@ extension SessionDelegate {
             guard configuration.reportsProgress else { return nil }
             // Streamed bodies report 0 as expected total on Linux; the body knows its own length.
             return (sent, configuration.uploadLength ?? (expectedToSend > 0 ? expectedToSend : nil))
+        }
+
+        /// URLSession sent body bytes, `sent` in all: what to tell sent now. The first bytes prove the head went out
+        /// before them; the body is sent when its known length (the request's own, or URLSession's expected total)
+        /// is reached.
+        mutating func sentParts(total sent: Int64, expectedToSend: Int64) -> SentNews {
+            bodyBytesSent = max(bodyBytesSent, sent)
+            guard configuration.tellsSent else { return SentNews() }
+            var news = tellHead()
+            let length = configuration.uploadLength ?? (expectedToSend > 0 ? expectedToSend : nil)
+            if configuration.hasBody, told == .head, let length, bodyBytesSent >= length {
+                told = .body
+                news.body = bodyBytesSent
+            }
+            return news
+        }
+
+        /// A final response head of `status` arrived: what to tell sent now. URLSession says nothing of a head written
+        /// without a body, nor of the end of a body of unknown length; the answer proves them sent.
+        mutating func sentParts(atHeadOf status: Int) -> SentNews {
+            // An interim 100 Continue comes before the body is sent.
+            guard configuration.tellsSent, status >= 200 else { return SentNews() }
+            var news = tellHead()
+            if configuration.hasBody, told == .head {
+                told = .body
+                news.body = max(bodyBytesSent, configuration.uploadLength ?? 0)
+            }
+            return news
+        }
+
+        /// The head, unless it was told.
+        private mutating func tellHead() -> SentNews {
+            guard told == .nothing else { return SentNews() }
+            told = .head
+            return SentNews(head: true)
         }
 
         /// libcurl asks for the body again (see ``BodyResend``).

@@ -36,6 +36,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             head: CheckedContinuation<TransportResponse, any Error>,
             road: Machine.Road,
             progress: NetworkProgress?,
+            onSent: (@Sendable (TransportRequest.SentPart) -> Void)?,
+            hasBody: Bool,
             uploadLength: Int64?,
             origin: URL?,
             method: HTTPRequestMethod?,
@@ -43,10 +45,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             resend: BodyResend = .nothingToSend
         ) {
             let configuration = Machine.Configuration(
-                reportsProgress: progress != nil, uploadLength: uploadLength, host: origin?.host(), method: method,
-                resend: resend)
+                reportsProgress: progress != nil, tellsSent: onSent != nil, hasBody: hasBody,
+                uploadLength: uploadLength,
+                host: origin?.host(), method: method, resend: resend)
             self.machine = Machine(waiter: head, road: road, configuration: configuration)
-            self.reporter = Reporter(progress: progress)
+            self.reporter = Reporter(progress: progress, onSent: onSent)
             self.completed = completed
         }
     }
@@ -57,10 +60,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// targets one serial queue for the whole process, so a slow observer there would stall every transfer.
     struct Reporter: Sendable {
         let progress: NetworkProgress?
+        /// Where what was sent is told (``NetCore/TransportRequest/onSent``): in order with the progress, and before
+        /// the response is handed out.
+        let onSent: (@Sendable (TransportRequest.SentPart) -> Void)?
         let observers: DispatchQueue?
 
-        init(progress: NetworkProgress?) {
+        init(progress: NetworkProgress?, onSent: (@Sendable (TransportRequest.SentPart) -> Void)? = nil) {
             self.progress = progress
+            self.onSent = onSent
             self.observers = progress == nil ? nil : DispatchQueue(label: "NetKit.URLSessionTransport.progress")
         }
 
@@ -190,9 +197,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         defer { completionHandler(.allow) }
         let head = (response as? HTTPURLResponse).map { Machine.ReceivedHead($0, at: .now) }
         let taken = step(dataTask) { machine in
-            if let head { machine.receivedHead(head) } else { machine.receivedNonHTTPHead() }
+            let sent = machine.sentParts(atHeadOf: head?.head.statusCode ?? 200)
+            return (sent, head.map { machine.receivedHead($0) } ?? machine.receivedNonHTTPHead())
         }
-        guard let (action, reporter) = taken else { return }
+        guard let ((sent, action), reporter) = taken else { return }
+        if let onSent = reporter.onSent, sent != Machine.SentNews() { reporter.inOrder { sent.tell(onSent) } }
         switch action {
         case .none:
             break
@@ -238,9 +247,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        let taken = step(task) { $0.sentBody(total: totalBytesSent, expectedToSend: totalBytesExpectedToSend) }
-        guard let (report, reporter) = taken, let report, let progress = reporter.progress else { return }
-        reporter.inOrder { progress.reportSent(report.sent, of: report.total) }
+        let taken = step(task) { machine in
+            (
+                machine.sentParts(total: totalBytesSent, expectedToSend: totalBytesExpectedToSend),
+                machine.sentBody(total: totalBytesSent, expectedToSend: totalBytesExpectedToSend)
+            )
+        }
+        guard let ((sent, report), reporter) = taken else { return }
+        if let onSent = reporter.onSent, sent != Machine.SentNews() { reporter.inOrder { sent.tell(onSent) } }
+        if let report, let progress = reporter.progress {
+            reporter.inOrder { progress.reportSent(report.sent, of: report.total) }
+        }
     }
 
     /// Hands every redirect back: the engine decides each hop (``NetCore/RedirectPolicy``), so that the cookie jar,

@@ -32,6 +32,9 @@ public struct SessionProtocolTransport: HTTPTransport {
         try head.attachBody(request.body)
         let (data, response) = try await session.data(for: head)
         guard let http = response as? HTTPURLResponse else { throw NetworkError.invalidResponse }
+        // The session says nothing of its writes: the answer proves the request went out.
+        request.onSent?(.head)
+        if let length = request.body?.length { request.onSent?(.body(bytes: length)) }
         request.progress?.reportReceived(Int64(data.count), of: Int64(data.count))
         return TransportResponse(
             head: HTTPResponseHead(http), body: ResponseBody(data: data), url: http.url == head.url ? nil : http.url)

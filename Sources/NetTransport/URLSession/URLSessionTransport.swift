@@ -220,6 +220,8 @@ public actor URLSessionTransport: HTTPTransport {
                             head: continuation,
                             road: road,
                             progress: request.progress,
+                            onSent: request.onSent,
+                            hasBody: request.body != nil,
                             uploadLength: request.bodyLength,
                             origin: task.originalRequest?.url,
                             method: task.originalRequest?.httpMethod.flatMap { HTTPRequestMethod(rawValue: $0) },

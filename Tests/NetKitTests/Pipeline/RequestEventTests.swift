@@ -25,8 +25,8 @@ struct RequestEventTests {
         _ = try await executor(stub, recorder).send(GetUser(), baseURL: stubBase)
         #expect(
             names(recorder) == [
-                "call_start", "attempt_start", "request_start", "response_head", "response_body_end", "attempt_end",
-                "call_end",
+                "call_start", "attempt_start", "request_start", "request_head_sent", "response_head",
+                "response_body_end", "attempt_end", "call_end",
             ])
         let events = recorder.events
         #expect(
@@ -45,9 +45,9 @@ struct RequestEventTests {
         _ = try await executor(stub, recorder).send(GetUser(retries: 1), baseURL: stubBase)
         #expect(
             names(recorder) == [
-                "call_start", "attempt_start", "request_start", "response_head", "response_body_end", "attempt_end",
-                "retry_scheduled", "attempt_start", "request_start", "response_head", "response_body_end",
-                "attempt_end", "call_end",
+                "call_start", "attempt_start", "request_start", "request_head_sent", "response_head",
+                "response_body_end", "attempt_end", "retry_scheduled", "attempt_start", "request_start",
+                "request_head_sent", "response_head", "response_body_end", "attempt_end", "call_end",
             ])
         let kinds = recorder.events.map(\.kind)
         #expect(kinds.contains(.attemptEnd(attempt: 1, status: 503)))
