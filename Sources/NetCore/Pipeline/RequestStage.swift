@@ -149,21 +149,17 @@ package struct Road: Sendable {
             var resent = false
             while true {
                 try Task.checkCancellation()
-                request.onSent = state.beginExchange()
+                state.beginExchange(of: &request)
                 do {
                     let response: TransportResponse
                     do {
                         response = try await transport.send(request)
                     } catch let error as TransportError where !resent && body.resendsAfter(error) && !Task.isCancelled {
                         // Nothing of an answer came: the request is sent once more, outside the retry policy.
-                        state.endExchange()
                         resent = true
                         state.recordTransparentRetry(
                             sending: request.bodyLength, because: error.located(at: request.head))
                         continue
-                    } catch {
-                        state.endExchange()
-                        throw error
                     }
                     // Whatever the transport read of such a body, another reader would have framed it differently.
                     try response.head.checkFraming(host: request.head.host)
@@ -171,9 +167,12 @@ package struct Road: Sendable {
                     var exchange = Exchange(request: request, response: response)
                     try await body.read(&exchange)
                     return exchange
-                } catch let error as TransportError {
+                } catch {
+                    // What the transport tells of this exchange from now on is not the request's.
+                    state.endExchange()
                     // Every transport's failure says where: host and port, from the request it was sending.
-                    throw error.located(at: request.head)
+                    if let error = error as? TransportError { throw error.located(at: request.head) }
+                    throw error
                 }
             }
         }
@@ -186,17 +185,9 @@ package struct Road: Sendable {
     nonisolated(nonsending) private func toldWait<Value>(
         _ wait: (_ onQueued: () -> Void) async throws -> Value
     ) async throws -> Value {
-        // The closure is not escaping: without a wait, this costs no allocation and no clock reading.
-        var queuedAt: MonotonicInstant?
-        defer {
-            if let queuedAt {
-                state.recordQueueWait(.now - queuedAt)
-                state.emit(.dequeued)
-            }
-        }
-        return try await wait {
-            queuedAt = .now
-            state.emit(.queued)
-        }
+        // The wait's start is kept in the state, not in a variable the closure would capture: a captured variable
+        // is a box allocated on the task's stack each time the road runs.
+        defer { state.endQueueWait() }
+        return try await wait { state.beginQueueWait() }
     }
 }

@@ -15,6 +15,8 @@ package final class RequestState: Sendable {
         /// has told of it.
         var exchange = 0
         var sending = Sending.closed
+        /// When the wait in a queue began, while the request waits.
+        var queuedAt: MonotonicInstant?
     }
 
     /// What the transport has told of the exchange in flight: reports outside an exchange, twice, or out of order are
@@ -167,9 +169,20 @@ package final class RequestState: Sendable {
         }
     }
 
+    /// Notes `request` handed to the transport now, as a new exchange, and gives it the closure the transport tells
+    /// what it sent (``TransportRequest/onSent``). Synchronous, apart from the async road that calls it: what it
+    /// holds lives in no task's frame.
+    ///
+    /// Never inlined, like the other notes the async road makes on every exchange: inlined there, the closure a lock
+    /// runs is a context allocated on the task's stack (four such allocations per request, counted).
+    @inline(never)
+    func beginExchange(of request: inout TransportRequest) {
+        request.onSent = beginExchange()
+    }
+
     /// Notes an exchange handed to the transport now; what the transport reports of it goes to the returned
-    /// closure (``TransportRequest/onSent``).
-    func beginExchange() -> @Sendable (TransportRequest.SentPart) -> Void {
+    /// closure.
+    private func beginExchange() -> @Sendable (TransportRequest.SentPart) -> Void {
         let now = MonotonicInstant.now
         let exchange = values.withLock { values in
             values.exchange += 1
@@ -209,12 +222,14 @@ package final class RequestState: Sendable {
     }
 
     /// Notes that the exchange in flight failed: the transport's late reports of it are not told.
+    @inline(never)
     func endExchange() {
         values.withLock { $0.sending = .closed }
     }
 
     /// Notes the arrival of a response head of `status`; the transport's later reports of what it sent are not
     /// told (it tells them before the head).
+    @inline(never)
     func recordHead(at instant: MonotonicInstant, status: Int) {
         values.withLock { values in
             values.metrics.headArrival = instant
@@ -224,6 +239,7 @@ package final class RequestState: Sendable {
     }
 
     /// Notes a body read to its end.
+    @inline(never)
     func recordReceived(_ bytes: Int) {
         let now = MonotonicInstant.now
         values.withLock { values in
@@ -233,9 +249,23 @@ package final class RequestState: Sendable {
         emit(.responseBodyEnd(bytes: Int64(bytes)))
     }
 
-    /// Notes a wait in a queue (a held line, a request slot) of `duration`.
-    func recordQueueWait(_ duration: Duration) {
-        values.withLock { $0.metrics.queueWait += duration }
+    /// Notes that the request starts to wait in a queue (a held line, a request slot).
+    func beginQueueWait() {
+        let now = MonotonicInstant.now
+        values.withLock { $0.queuedAt = now }
+        emit(.queued)
+    }
+
+    /// Notes that a wait, if the request was waiting, ended (however it ended), and adds it to
+    /// ``RequestMetrics/queueWait``.
+    func endQueueWait() {
+        let waited = values.withLock { values -> Bool in
+            guard let queuedAt = values.queuedAt else { return false }
+            values.queuedAt = nil
+            values.metrics.queueWait += .now - queuedAt
+            return true
+        }
+        if waited { emit(.dequeued) }
     }
 
     /// Notes a retry after `wait`, because of `error`.
@@ -250,9 +280,11 @@ package final class RequestState: Sendable {
         emit(.retryBudgetExhausted(origin: origin))
     }
 
-    /// Notes an attempt sent once more, `bytes` body bytes again, after its connection closed unanswered (`error`).
+    /// Notes an attempt sent once more, `bytes` body bytes again, after its connection closed unanswered (`error`);
+    /// what the transport tells of the exchange that failed is no longer the request's.
     func recordTransparentRetry(sending bytes: Int64?, because error: any Error) {
         values.withLock { values in
+            values.sending = .closed
             values.metrics.transparentRetries += 1
             values.metrics.bytesSent += bytes ?? 0
         }
