@@ -27,5 +27,15 @@ struct MetricsPhaseTests {
         #expect(try timed("retry_wait") == 1)
         #expect(metrics.timers.filter { $0.label == Self.label }.allSatisfy { $0.values.allSatisfy { $0 >= 0 } })
     }
+
+    @Test("a request with a body: sending it is a phase of its own, from the head sent to its last byte")
+    func upload() async throws {
+        let stub = StubTransport(replies: [.json("{}")])
+        let executor = RequestExecutor(transport: stub, plugins: [MetricsPlugin(factory: metrics)])
+        _ = try await executor.send(Upload(), baseURL: base)
+        let sending = try metrics.expectTimer(
+            Self.label, [("method", "POST"), ("host", "api.test"), ("phase", "request_body")])
+        #expect(sending.values.count == 1)
+    }
 }
 #endif

@@ -43,7 +43,9 @@ package struct RequestPhases: Sendable {
             headSent = nil
             head = nil
         case .attemptEnd, .attemptFailed: return Self.ended(.attempt, since: &attempt, at: now)
-        case .requestStart: sent = now
+        case .requestStart:
+            sent = now
+            headSent = nil
         case .requestHeadSent: headSent = now
         case .requestBodySent: return Self.ended(.requestBody, since: &headSent, at: now)
         case .responseHead:
