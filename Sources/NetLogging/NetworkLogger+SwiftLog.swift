@@ -28,7 +28,7 @@ extension NetworkLogger {
     /// | `http.request.method` | `GET` | always but for plain messages |
     /// | `url.full` | `https://api.example.com/v1/todos?state=…`, query values hidden | always but for plain messages |
     /// | `http.response.status_code` | `200` | a response arrived, or a failure had a status |
-    /// | `netkit.event` | `attempt`, `reattempt`, `response`, `failure`, `cancellation`, `curl`, `message`, `cache` | always |
+    /// | `netkit.event` | `attempt`, `reattempt`, `response`, `failure`, `cancellation`, `curl`, `message`, `cache`, `phase` | always |
     /// | `netkit.attempt` | `1`, `2`… (the attempts sent, for a failure or cancellation) | per attempt |
     /// | `netkit.duration_ms` | `18.4`: the attempt's (response) or the request's (failure, cancellation) | timed records |
     /// | `netkit.request_number` | NetKit's number for the request, unique in the process | request records |

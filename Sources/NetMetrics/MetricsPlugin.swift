@@ -183,7 +183,7 @@ public struct MetricsPlugin: RequestObserver {
     }
 }
 extension MetricsPlugin: SelectivePlugin {
-    /// Every hook but `verify` and `wasCancelled` (a cancelled request's `didFinish` says all).
-    package var hooks: PluginHooks { [.prepare, .willSend, .didReceive, .didSucceed, .didFail] }
+    /// Every hook but `verify` and `wasCancelled` (a cancelled request's `didFinish` says all), and the events.
+    package var hooks: PluginHooks { [.prepare, .willSend, .didReceive, .didSucceed, .didFail, .observe] }
 }
 #endif

@@ -193,6 +193,6 @@ enum EngineBenchmark {
 
 /// A plugin told every request event, which it drops, and in no hook: the engine's cost of making the events alone.
 struct IgnoringObserver: RequestObserver, SelectivePlugin {
-    var hooks: PluginHooks { [] }
+    var hooks: PluginHooks { [.observe] }
     func observe(_ event: RequestEvent) {}
 }

@@ -26,6 +26,9 @@ public struct NetworkLogRecord: Sendable, Equatable {
         /// What the response cache did for the request, written when it ends (`debug`): ``cacheEvents`` holds the
         /// events.
         case cache
+        /// One phase of a request, as its ``RequestEvent`` told it (`debug`, with ``LoggingPlugin/includesPhases``):
+        /// ``duration`` is the time since the request began.
+        case phase
     }
 
     /// How important the record is.

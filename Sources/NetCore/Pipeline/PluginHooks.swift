@@ -20,9 +20,11 @@ package struct PluginHooks: OptionSet, Sendable {
     /// `didFinish` with a failure.
     package static let didFail = PluginHooks(rawValue: 1 << 5)
     package static let wasCancelled = PluginHooks(rawValue: 1 << 6)
+    /// `observe`, for a ``RequestObserver``: a request none of whose plugins takes it makes no events.
+    package static let observe = PluginHooks(rawValue: 1 << 7)
 
     package static let all: PluginHooks = [
-        .prepare, .willSend, .didReceive, .verify, .didSucceed, .didFail, .wasCancelled,
+        .prepare, .willSend, .didReceive, .verify, .didSucceed, .didFail, .wasCancelled, .observe,
     ]
 }
 
@@ -46,7 +48,9 @@ package struct PluginList: Sendable {
             self.plugins = plugins
             self.hooks = hooks
             self.credentialFields = credentialFields
-            self.observers = plugins.compactMap { $0 as? any RequestObserver }
+            self.observers = plugins.indices.compactMap { index in
+                hooks[index].contains(.observe) ? plugins[index] as? any RequestObserver : nil
+            }
         }
     }
 

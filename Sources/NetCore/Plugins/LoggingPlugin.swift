@@ -26,6 +26,11 @@ import Foundation
 /// | `notice` | a cancelled request |
 /// | `error` | a failed request, with its error described without secrets (and, when the ``RetryBudget`` stopped a retry the policy allowed, that it did) |
 ///
+/// With ``includesPhases`` set, and the logger at `debug`, every phase of every request is written too, one record
+/// per ``RequestEvent`` with its offset from the request's start (`#12 +0.7 ms request_head_sent`): the plugin is then
+/// a ``RequestObserver`` of the requests it runs for. Without it, or at a higher level, requests make no events for
+/// it and pay nothing for them.
+///
 /// With `includesCURL: true`, each attempt is also written as a `curl` command at `debug` even when the logger's
 /// level is higher (the default `error` included): asking for it is enough. Its secrets are hidden like the other
 /// lines'; `curlSecrets: .unredactedDoNotUseInProduction` writes them out, so that the line can be pasted into a
@@ -43,6 +48,12 @@ public struct LoggingPlugin: Plugin {
     /// The header whose value records carry as ``NetworkLogRecord/requestID`` (`X-Request-ID`, as
     /// ``RequestIDPlugin`` sets it), unless `rules` hide it.
     public let requestIDHeaderName: String
+    /// Whether every phase of every request is written at `debug` (``NetworkLogRecord/Event/phase``), from the
+    /// request's events: `false` by default. Each line names the request by its number, the phase by its event, and
+    /// never a path, a query or an error's text (the failure's own line describes the error, secrets hidden).
+    public var includesPhases = false
+    /// When each request began, for the offsets of its phase lines (with ``includesPhases`` only).
+    private let phaseStarts = RequestLedger<ContinuousClock.Instant>()
     /// Each request's number and ID from `prepare` on, for the records of `didFinish` and `wasCancelled`; used only
     /// with a structured logger.
     private let ledger = RequestLedger<Correlation>()
@@ -87,9 +98,11 @@ public struct LoggingPlugin: Plugin {
 
     /// A copy writing to `logger`, every other setting kept.
     public func with(logger: NetworkLogger) -> LoggingPlugin {
-        LoggingPlugin(
+        var copy = LoggingPlugin(
             logger: logger, includesCURL: includesCURL, curlSecrets: curlSecrets, rules: rules,
             requestIDHeaderName: requestIDHeaderName)
+        copy.includesPhases = includesPhases
+        return copy
     }
 
     /// The number of requests whose number and ID this plugin (and its copies) holds: 0 once every request has
@@ -274,6 +287,41 @@ public struct LoggingPlugin: Plugin {
     }
 }
 
+extension LoggingPlugin: RequestObserver {
+    /// Writes `event` at `debug` as a ``NetworkLogRecord/Event/phase`` record, when ``includesPhases`` is set.
+    public func observe(_ event: RequestEvent) {
+        guard includesPhases else { return }
+        let start: ContinuousClock.Instant?
+        switch event.kind {
+        case .callStart:
+            phaseStarts.open(event.requestNumber, event.time)
+            start = event.time
+        case .callEnd, .callFailed: start = phaseStarts.close(event.requestNumber)
+        default: start = phaseStarts.entry(event.requestNumber)
+        }
+        logger.log(.debug) {
+            let offset = event.time - (start ?? event.time)
+            var record = NetworkLogRecord(
+                level: .debug, event: .phase,
+                message: "#\(event.requestNumber) +\(milliseconds(offset)) \(Self.phase(event.kind))")
+            record.requestNumber = event.requestNumber
+            record.duration = offset
+            return record
+        }
+    }
+
+    /// The kind as a phase line says it: its description, but for the kinds that carry an error's text, which may
+    /// quote a URL or a header, only their name and numbers.
+    static func phase(_ kind: RequestEvent.Kind) -> String {
+        switch kind {
+        case .callFailed, .transparentRetry: kind.name
+        case .attemptFailed(let attempt, _): "\(kind.name) \(attempt)"
+        case .retryScheduled(let wait, _): "\(kind.name) \(wait)"
+        default: kind.description
+        }
+    }
+}
+
 extension LoggingPlugin: SelectivePlugin {
     /// Only the hooks that can write at the logger's level: at the default (`error`) that is a failure's
     /// `didFinish` alone (and `willSend` when curl lines are asked for), and a request that succeeds makes no call
@@ -287,6 +335,7 @@ extension LoggingPlugin: SelectivePlugin {
         if logger.isEnabled(.debug) { hooks.formUnion([.didReceive, .didSucceed, .didFail]) }
         if logger.isEnabled(.notice) { hooks.insert(.wasCancelled) }
         if logger.isEnabled(.error) { hooks.insert(.didFail) }
+        if includesPhases, logger.isEnabled(.debug) { hooks.insert(.observe) }
         return hooks
     }
 }
