@@ -57,6 +57,10 @@ extension TransportConformance {
             try context.expect(
                 violations.isEmpty,
                 "GET \(probe.path): the events break the grammar: \(violations.joined(separator: "; "))")
+            let times = recorder.events.map(\.time)
+            try context.expect(
+                zip(times, times.dropFirst()).allSatisfy { $0 <= $1 },
+                "GET \(probe.path): an event was told with a time before the one told ahead of it")
             let names = recorder.requestNumbers.first.map(recorder.kindNames(of:)) ?? []
             try context.expect(
                 names == expected,

@@ -62,11 +62,19 @@ package final class RequestState: Sendable {
     /// Inlined, so that a request nobody observes pays a test of `observers` at each phase and no call.
     @inline(__always)
     package func emit(_ kind: @autoclosure () -> RequestEvent.Kind) {
-        if let observers { tell(kind(), to: observers) }
+        if let observers { tell(kind(), at: nil, to: observers) }
     }
 
-    /// Tells `observers` `kind`, unless the call has ended or the work is detached from the request.
-    private func tell(_ kind: RequestEvent.Kind, to observers: [any RequestObserver]) {
+    /// Tells the observers `kind`, which happened at `instant` (a phase whose instant the metrics took already: one
+    /// clock reading, and the event and the metrics agree).
+    @inline(__always)
+    private func emit(_ kind: @autoclosure () -> RequestEvent.Kind, at instant: MonotonicInstant) {
+        if let observers { tell(kind(), at: instant, to: observers) }
+    }
+
+    /// Tells `observers` `kind`, at `instant` or now, unless the call has ended or the work is detached from the
+    /// request.
+    private func tell(_ kind: RequestEvent.Kind, at instant: MonotonicInstant?, to observers: [any RequestObserver]) {
         guard !Self.isDetached else { return }
         let ends: Bool
         switch kind {
@@ -80,7 +88,7 @@ package final class RequestState: Sendable {
             return true
         }
         guard open else { return }
-        let event = RequestEvent(requestNumber: number, kind: kind, instant: .now)
+        let event = RequestEvent(requestNumber: number, kind: kind, instant: instant ?? .now)
         for observer in observers { observer.observe(event) }
     }
 
@@ -192,7 +200,7 @@ package final class RequestState: Sendable {
             values.metrics.bodySent = nil
             return values.exchange
         }
-        emit(.requestStart)
+        emit(.requestStart, at: now)
         return { [self] part in recordSent(part, in: exchange) }
     }
 
@@ -216,8 +224,8 @@ package final class RequestState: Sendable {
         }
         guard accepted else { return }
         switch part {
-        case .head: emit(.requestHeadSent)
-        case .body(let bytes): emit(.requestBodySent(bytes: bytes))
+        case .head: emit(.requestHeadSent, at: now)
+        case .body(let bytes): emit(.requestBodySent(bytes: bytes), at: now)
         }
     }
 
@@ -235,6 +243,8 @@ package final class RequestState: Sendable {
             values.metrics.headArrival = instant
             values.sending = .closed
         }
+        // Told now, not at the transport's arrival instant: what the transport told before it handed the head over
+        // (what it sent) was told later than that instant, and events go in time order.
         emit(.responseHead(status: status))
     }
 
@@ -246,7 +256,7 @@ package final class RequestState: Sendable {
             values.metrics.bytesReceived += Int64(bytes)
             values.metrics.bodyEnd = now
         }
-        emit(.responseBodyEnd(bytes: Int64(bytes)))
+        emit(.responseBodyEnd(bytes: Int64(bytes)), at: now)
     }
 
     /// Notes that the request starts to wait in a queue (a held line, a request slot).
