@@ -9,12 +9,8 @@ import Testing
 /// takes what a transport tells of what it sent only once, in order, and before the head.
 @Suite("Per-phase instants in RequestMetrics (stub transport)")
 struct PhaseInstantsTests {
-    struct Upload: NetworkRequest {
-        typealias Response = User
-        var path: String { "/users" }
-        var method: HTTPMethod { .put }
-        var body: RequestBody? { RequestBody(data: Data(count: 100), contentType: "application/octet-stream") }
-    }
+    /// A `PUT` of 100 bytes.
+    typealias Upload = RequestMetricsTests.Upload
 
     static let userJSON = #"{"id":1,"name":"ann"}"#
 
