@@ -77,6 +77,28 @@ struct PhaseInstantsTests {
         #expect(bodySent <= (try #require(response.metrics.responseHead)))
     }
 
+    /// Answers every request at once and never tells what it sent.
+    struct SilentTransport: HTTPTransport {
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            TransportResponse(
+                head: HTTPResponseHead(
+                    statusCode: 200,
+                    headerFields: try HTTPHeaderFields([(name: "Content-Type", value: "application/json")])),
+                body: ResponseBody(data: Data(PhaseInstantsTests.userJSON.utf8)))
+        }
+    }
+
+    @Test("a transport that never tells what it sent still works: no such events, no such instants, the grammar kept")
+    func silent() async throws {
+        let recorder = EventRecorder()
+        let executor = RequestExecutor(transport: SilentTransport(), configuration: .init(plugins: [recorder]))
+        let metrics = try await executor.response(for: Upload(), baseURL: stubBase).metrics
+        #expect(metrics.requestStart != nil && metrics.responseHead != nil)
+        #expect(metrics.requestHeadSent == nil && metrics.requestBodySent == nil)
+        #expect(RequestEventGrammar.violations(in: recorder.events) == [])
+        #expect(!recorder.events.contains { $0.kind == .requestHeadSent })
+    }
+
     @Test(
         "a request that waited for its host's request slot counts the wait in queueWait; the one before it did not wait"
     )
