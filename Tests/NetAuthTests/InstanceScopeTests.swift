@@ -57,25 +57,48 @@ struct InstanceScopeTests {
         #expect(try await spawned.value == 200)
     }
 
+    /// Runs every job it is given, one at a time, in the order given: tasks that prefer it run in the order they
+    /// were resumed.
+    final class SerialTaskExecutor: TaskExecutor {
+        private let queue = DispatchQueue(label: "InstanceScopeTests.arrivalOrder")
+        /// The waiters' indices, in the order they ran after the line opened.
+        let order = Lock<[Int]>([])
+
+        /// Returns once the job running now, and those queued before this call, have run: every waiter counted by
+        /// the line has then also suspended (the line counts a waiter just before its task suspends).
+        func drain() {
+            queue.sync {}
+        }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            let executor = asUnownedTaskExecutor()
+            queue.async { job.runSynchronously(on: executor) }
+        }
+    }
+
     @Test("waiters are released in arrival order")
-    @MainActor
     func arrivalOrder() async throws {
         let line = HoldTheLine()
         let counts = observed(line)
-        var order: [Int] = []
         line.hold()
+        // The waiters run on one serial executor, so they run in the order the line resumes them, and the line is
+        // released only once all of them have suspended. (On the main actor, released as soon as the line had
+        // counted the fifth, they did not always: under the thread sanitizer two of five once ran swapped.)
+        let executor = SerialTaskExecutor()
         var waiters: [Task<Void, any Error>] = []
         for index in 0..<5 {
             waiters.append(
-                Task { @MainActor in
+                Task(executorPreference: executor) {
                     try await line.waitUntilOpen()
-                    order.append(index)
+                    executor.order.withLock { $0.append(index) }
                 })
             await waitFor(index + 1, in: counts)
         }
+        executor.drain()
         line.release()
         for waiter in waiters { try await waiter.value }
-        #expect(order == [0, 1, 2, 3, 4])
+        #expect(executor.order.withLock { $0 } == [0, 1, 2, 3, 4])
     }
 
     @Test("a refresh in one coordinator does not switch off refresh in another")
