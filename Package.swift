@@ -97,7 +97,7 @@ let package = Package(
         .target(name: "NetMultipart", dependencies: ["NetCore"], swiftSettings: strictSwift),
         .target(name: "NetTransport", dependencies: ["NetCore", "NetKitLock"], swiftSettings: strictSwift),
         .target(name: "NetAuth", dependencies: ["NetCore", "NetKitLock"], swiftSettings: strictSwift),
-        .target(name: "NetStreaming", dependencies: ["NetCore", "NetKitLock"], swiftSettings: strictSwift),
+        .target(name: "NetStreaming", dependencies: ["NetCore", "NetKitLock", "NetKitDigest"], swiftSettings: strictSwift),
         .target(
             name: "NetKit",
             dependencies: ["NetCore", "NetTransport", "NetAuth", "NetMultipart", "NetStreaming", "NetKitLock"],
@@ -191,7 +191,7 @@ let package = Package(
             name: "NetAuthTests", dependencies: ["NetAuth", "NetCore", "NetKitTesting", "NetKitLock"],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "NetStreamingTests", dependencies: ["NetStreaming", "NetCore", "NetKitLock"],
+            name: "NetStreamingTests", dependencies: ["NetStreaming", "NetCore", "NetKitLock", "NetKitDigest"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "NetKitTests",

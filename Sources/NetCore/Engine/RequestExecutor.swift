@@ -118,7 +118,7 @@ public struct RequestExecutor: Sendable {
 
     /// Runs `body`, one request's road, with this engine's defaults bound for the request's properties that keep
     /// ``Endpoint``'s (its encoder, decoder and retry policy are read during the road), on the caller's actor.
-    nonisolated(nonsending) func withDefaults<Value>(
+    nonisolated(nonsending) package func withDefaults<Value>(
         _ body: nonisolated(nonsending) () async throws -> Value
     ) async throws -> Value {
         // The defaults the configuration lends (see `EndpointDefaults`), read one by one out of the box: a computed
