@@ -97,7 +97,8 @@ let package = Package(
         .target(name: "NetMultipart", dependencies: ["NetCore"], swiftSettings: strictSwift),
         .target(name: "NetTransport", dependencies: ["NetCore", "NetKitLock"], swiftSettings: strictSwift),
         .target(name: "NetAuth", dependencies: ["NetCore", "NetKitLock"], swiftSettings: strictSwift),
-        .target(name: "NetStreaming", dependencies: ["NetCore", "NetKitLock", "NetKitDigest"], swiftSettings: strictSwift),
+        .target(
+            name: "NetStreaming", dependencies: ["NetCore", "NetKitLock", "NetKitDigest"], swiftSettings: strictSwift),
         .target(
             name: "NetKit",
             dependencies: ["NetCore", "NetTransport", "NetAuth", "NetMultipart", "NetStreaming", "NetKitLock"],
@@ -137,7 +138,8 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(
-            name: "NetKitTesting", dependencies: ["NetCore", "NetMultipart", "LoopbackServer", "NetKitLock"],
+            name: "NetKitTesting",
+            dependencies: ["NetCore", "NetMultipart", "NetStreaming", "LoopbackServer", "NetKitLock", "NetKitDigest"],
             swiftSettings: strictSwift),
         .target(name: "LoopbackServer", dependencies: ["NetKitLock", "NetKitDigest"], swiftSettings: strictSwift),
         // `Lock`, the one lock of the package's shared state (a `Mutex`, or a pthread mutex the thread sanitizer can

@@ -96,19 +96,34 @@ package final class LoopbackBodyWriter: Sendable {
     /// Sends the next `byteCount` bytes of ``LoopbackBodyPattern``, continuing from the body's
     /// current length, straight from one shared buffer: a body of any size costs no memory.
     ///
+    /// The case of ``writePattern(from:byteCount:)`` whose offset is the body's length so far (`0` for a fresh body),
+    /// so pieces written one after another continue the pattern.
     /// With chunked framing it goes out in chunks of about 250 KiB.
     /// - Returns: as for `write(_:)`; after `false` the body ends where the failing piece began.
     @discardableResult
     package func writePattern(byteCount: Int) -> Bool {
+        writePattern(from: bytesWritten, byteCount: byteCount)
+    }
+
+    /// Sends the ``LoopbackBodyPattern`` bytes of body offsets `offset..<offset + byteCount`, straight from one
+    /// shared buffer: a slice of a body of any size (a range request's answer) costs no memory.
+    ///
+    /// The offset is the pattern's, not this response's: a 206 for `bytes=100-` writes from 100 as its first byte.
+    /// A negative `offset` counts as 0. With chunked framing it goes out in chunks of about 250 KiB.
+    /// - Returns: as for `write(_:)`; after `false` the body ends where the failing piece began.
+    @discardableResult
+    package func writePattern(from offset: Int, byteCount: Int) -> Bool {
         var remaining = max(byteCount, 0)
+        var position = max(offset, 0)
         let block = LoopbackBodyPattern.block
         return block.withUnsafeBytes { block in
             // Each round sends a non-empty piece or returns, so rounds ≤ byteCount / pieceSize + 1.
             while remaining > 0 {
-                let phase = bytesWritten % LoopbackBodyPattern.period
+                let phase = position % LoopbackBodyPattern.period
                 let size = min(remaining, LoopbackBodyPattern.pieceSize)
                 guard send(UnsafeRawBufferPointer(rebasing: block[phase..<(phase + size)])) else { return false }
                 remaining -= size
+                position += size
             }
             return true
         }

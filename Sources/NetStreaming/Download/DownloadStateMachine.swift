@@ -11,10 +11,6 @@ struct DownloadStateMachine: Sendable {
     /// What the machine knows of the resource (its `bytesOnDisk` is updated by the caller when it saves it).
     private(set) var state: DownloadResumeState
 
-    init(state: DownloadResumeState) {
-        self.state = state
-    }
-
     /// What a request asks for.
     enum Ask: Sendable, Equatable {
         /// The whole resource, from byte 0.

@@ -133,6 +133,8 @@ extension RequestExecutor {
                     save()
                     var part = partSHA256 == nil ? nil : SHA256()
                     for try await chunk in response.body {
+                        // A cancelled task stops at once, not once the transport's buffered chunks are written.
+                        try Task.checkCancellation()
                         try file.append(chunk)
                         running?.hasher.update(chunk)
                         running?.bytes += Int64(chunk.count)
@@ -144,7 +146,8 @@ extension RequestExecutor {
                             progress(
                                 DownloadProgress(
                                     completedBytes: file.length, totalBytes: machine.state.totalBytes,
-                                    receivedBytes: received, bytesPerSecond: seconds > 0 ? Double(received) / seconds : 0,
+                                    receivedBytes: received,
+                                    bytesPerSecond: seconds > 0 ? Double(received) / seconds : 0,
                                     resumes: requests - 1))
                         }
                     }
@@ -193,7 +196,9 @@ extension RequestExecutor {
             var sha256: String?
             if expected != nil || announced != nil {
                 let digest =
-                    if let running, running.bytes == file.length { running.hasher.finalize() } else { try file.sha256() }
+                    if let running, running.bytes == file.length { running.hasher.finalize() } else {
+                        try file.sha256()
+                    }
                 let actual = SHA256.hex(digest)
                 sha256 = actual
                 for (source, value) in [("DownloadOptions.expectedSHA256", expected), ("Repr-Digest", announced)] {
@@ -208,7 +213,8 @@ extension RequestExecutor {
             try file.move(to: destination)
             try? FileManager.default.removeItem(at: stateURL)
             return DownloadedFile(
-                url: destination, byteCount: byteCount, sha256: sha256, head: lastHead ?? HTTPResponseHead(statusCode: 200),
+                url: destination, byteCount: byteCount, sha256: sha256,
+                head: lastHead ?? HTTPResponseHead(statusCode: 200),
                 resumes: requests - 1)
         } catch let failure as PartialFile.Failure {
             save()

@@ -1,0 +1,299 @@
+import Foundation
+import LoopbackServer
+import NetCore
+import NetKitDigest
+import NetStreaming
+
+/// Resumable downloads against a range-serving server on 127.0.0.1, and what NetKit makes of each case over a given
+/// transport: the executable download rows of Docs/Reliability.md.
+///
+/// Each row starts its own ``LoopbackServer/LoopbackRangedResource`` of 300,000 bytes in a scratch directory of its
+/// own, downloads it through a ``NetCore/RequestExecutor`` over the transport, and reports in a line what happened:
+/// whether the file at the destination is the resource byte for byte, what each request asked for, and how many body
+/// bytes the server sent in all (so a resume that fetched a byte twice shows). Every transport must report the same
+/// line, which is the row's ``Row/expected``.
+package enum DownloadTable {
+    /// The resource's length.
+    package static let byteCount = 300_000
+
+    /// One case.
+    package struct Row: Sendable {
+        /// The row's name in the table.
+        package let name: String
+        /// The line every transport must report.
+        package let expected: String
+        /// Plays the case.
+        let play: @Sendable (Rig) async throws -> String
+    }
+
+    /// A server, a scratch directory and the engine of one row.
+    package struct Rig: Sendable {
+        let resource: LoopbackRangedResource
+        let executor: RequestExecutor
+        let baseURL: URL
+        let destination: URL
+
+        /// Downloads the resource with `retries` resumes allowed in a row.
+        func download(retries: Int = 0, options: DownloadOptions = DownloadOptions()) async throws -> DownloadedFile {
+            try await executor.download(
+                FileRequest(retries: retries), baseURL: baseURL, to: destination, options: options)
+        }
+
+        /// Downloads, and says how it ended in a few words.
+        func attempt(retries: Int = 0, options: DownloadOptions = DownloadOptions()) async -> String {
+            do {
+                let file = try await download(retries: retries, options: options)
+                return file.byteCount == Int64(DownloadTable.byteCount) && isIntact() ? "complete" : "WRONG FILE"
+            } catch let error as DownloadError {
+                switch error {
+                case .interrupted(let state, _): return "interrupted at \(state.bytesOnDisk)"
+                case .diskFull(_, let state): return "disk full at \(state.bytesOnDisk)"
+                case .checksumMismatch(let source, _, _): return "\(source) mismatch"
+                default: return "\(error)"
+                }
+            } catch is CancellationError {
+                return "cancelled"
+            } catch {
+                return "\(type(of: error))"
+            }
+        }
+
+        /// Whether the destination holds the resource byte for byte (and nothing was left beside it).
+        func isIntact() -> Bool {
+            guard let data = try? Data(contentsOf: destination), data.count == DownloadTable.byteCount else {
+                return false
+            }
+            let partial = DownloadOptions.partialFile(for: destination)
+            return SHA256.hash(data) == LoopbackRangedResource.patternSHA256(from: 0, count: DownloadTable.byteCount)
+                && !FileManager.default.fileExists(atPath: partial.path)
+                && !FileManager.default.fileExists(atPath: DownloadOptions.stateFile(for: partial).path)
+        }
+
+        /// The report of a row: its steps, what each request asked for, the body bytes sent in all (or by the
+        /// requests from the `sentFrom`th on, when what the first sent depends on the transport's buffers).
+        func report(_ steps: String..., sentFrom first: Int = 0) -> String {
+            let seen = resource.requests
+            let asked = seen.map { seen in (seen.range ?? "whole") + " → \(seen.status)" }
+            let sent = seen.dropFirst(first).reduce(0) { $0 + $1.bodyBytesSent }
+            return steps.joined(separator: ", ") + "; asked: " + asked.joined(separator: ", ")
+                + (first == 0 ? "; sent \(sent)" : "; sent from request \(first + 1) on: \(sent)")
+        }
+    }
+
+    /// A `GET /file` whose retry policy allows `retries` retries at once.
+    struct FileRequest: Endpoint {
+        typealias Response = Data
+        let retries: Int
+        var path: String { "/file" }
+        var method: HTTPMethod { .get }
+        var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: retries, delay: 0.001, jitter: .none) }
+    }
+
+    private static func row(
+        _ name: String, _ expected: String, _ play: @escaping @Sendable (Rig) async throws -> String
+    )
+        -> Row
+    {
+        Row(name: name, expected: expected, play: play)
+    }
+
+    /// Every case.
+    package static let rows: [Row] = [
+        row("a whole download", "complete; asked: whole → 200; sent 300000") { rig in
+            rig.report(await rig.attempt())
+        },
+        row(
+            "two cuts, resumed within the retry policy",
+            "complete; asked: whole → 200, bytes=100000- → 206, bytes=150000- → 206; sent 300000"
+        ) { rig in
+            rig.resource.cuts = [100_000, 50_000]
+            return rig.report(await rig.attempt(retries: 1))
+        },
+        row(
+            "a cut without retries, resumed by the next call",
+            "interrupted at 100000, complete; asked: whole → 200, bytes=100000- → 206; sent 300000"
+        ) { rig in
+            rig.resource.cuts = [100_000]
+            return rig.report(await rig.attempt(), await rig.attempt())
+        },
+        row(
+            "200 instead of 206: starts over",
+            "interrupted at 100000, complete; asked: whole → 200, bytes=100000- → 200; sent 400000"
+        ) { rig in
+            rig.resource.cuts = [100_000]
+            let first = await rig.attempt()
+            rig.resource.ignoresRanges = true
+            return rig.report(first, await rig.attempt())
+        },
+        row(
+            "a changed ETag: starts over",
+            "interrupted at 100000, complete; asked: whole → 200, bytes=100000- → 200; sent 400000"
+        ) { rig in
+            rig.resource.cuts = [100_000]
+            let first = await rig.attempt()
+            rig.resource.etag = "\"v2\""
+            return rig.report(first, await rig.attempt())
+        },
+        row(
+            "no Accept-Ranges: starts over without asking for a range",
+            "interrupted at 100000, complete; asked: whole → 200, whole → 200; sent 400000"
+        ) { rig in
+            rig.resource.acceptsRanges = false
+            rig.resource.cuts = [100_000]
+            return rig.report(await rig.attempt(), await rig.attempt())
+        },
+        row(
+            "a weak ETag only: starts over without asking for a range",
+            "interrupted at 100000, complete; asked: whole → 200, whole → 200; sent 400000"
+        ) { rig in
+            rig.resource.etag = "W/\"v1\""
+            rig.resource.lastModified = nil
+            rig.resource.cuts = [100_000]
+            return rig.report(await rig.attempt(), await rig.attempt())
+        },
+        row(
+            "Last-Modified as the validator",
+            "interrupted at 100000, complete; asked: whole → 200, bytes=100000- → 206; sent 300000"
+        ) { rig in
+            rig.resource.etag = nil
+            rig.resource.cuts = [100_000]
+            return rig.report(await rig.attempt(), await rig.attempt())
+        },
+        row(
+            "every response truncated: resumed until complete",
+            "complete; asked: whole → 200, bytes=120000- → 206, bytes=240000- → 206; sent 300000"
+        ) { rig in
+            rig.resource.truncatesTo = 120_000
+            return rig.report(await rig.attempt(retries: 1))
+        },
+        row(
+            "416 for a file already complete",
+            "interrupted at 299999, complete; asked: whole → 200, bytes=299999- → 206; sent 300000"
+        ) { rig in
+            // The last byte missing: the resumed request gets it. Then a 416 for a complete partial is the next row.
+            rig.resource.cuts = [299_999]
+            return rig.report(await rig.attempt(), await rig.attempt())
+        },
+        row(
+            "416 naming the length on disk: complete without a body",
+            "complete; asked: bytes=300000- → 416; sent 0"
+        ) { rig in
+            try rig.stagePartial(bytes: DownloadTable.byteCount, totalBytes: Int64(DownloadTable.byteCount))
+            return rig.report(await rig.attempt())
+        },
+        row(
+            "416 naming another length: starts over",
+            "complete; asked: bytes=300010- → 416, whole → 200; sent 300000"
+        ) { rig in
+            try rig.stagePartial(bytes: DownloadTable.byteCount + 10, totalBytes: nil)
+            return rig.report(await rig.attempt(retries: 1))
+        },
+        row(
+            "a full disk keeps what was written; the next call resumes",
+            "disk full at 100000, complete; asked: whole → 200, bytes=100000- → 206; sent from request 2 on: 200000"
+        ) { rig in
+            // The server sends on into the socket's buffers after the disk refuses: only the resume's bytes count.
+            var full = DownloadOptions()
+            full.simulatedDiskCapacity = 100_000
+            return rig.report(await rig.attempt(options: full), await rig.attempt(), sentFrom: 1)
+        },
+        row(
+            "a Repr-Digest checked over a resumed download",
+            "complete; asked: whole → 200, bytes=100000- → 206; sent 300000"
+        ) { rig in
+            rig.resource.sendsReprDigest = true
+            rig.resource.cuts = [100_000]
+            return rig.report(await rig.attempt(retries: 1))
+        },
+        row(
+            "a corrupted byte against Repr-Digest: discarded, then fetched again whole",
+            "Repr-Digest mismatch, complete; asked: whole → 200, whole → 200; sent 600000"
+        ) { rig in
+            rig.resource.sendsReprDigest = true
+            rig.resource.corruptsByteAt = 1234
+            let first = await rig.attempt()
+            rig.resource.corruptsByteAt = nil
+            return rig.report(first, await rig.attempt())
+        },
+        row(
+            "a corrupted 206 against its Content-Digest: that part discarded, then fetched again",
+            "interrupted at 100000, Content-Digest mismatch, complete; asked: whole → 200, bytes=100000- → 206, "
+                + "bytes=100000- → 206; sent 500000"
+        ) { rig in
+            rig.resource.sendsContentDigest = true
+            rig.resource.cuts = [100_000]
+            let first = await rig.attempt()
+            rig.resource.corruptsByteAt = 200_000
+            let second = await rig.attempt()
+            rig.resource.corruptsByteAt = nil
+            return rig.report(first, second, await rig.attempt())
+        },
+        row(
+            "an expected SHA-256 that does not match: nothing at the destination",
+            "DownloadOptions.expectedSHA256 mismatch, no file; asked: whole → 200; sent 300000"
+        ) { rig in
+            let outcome = await rig.attempt(options: DownloadOptions(expectedSHA256: String(repeating: "0", count: 64)))
+            let exists = FileManager.default.fileExists(atPath: rig.destination.path)
+            return rig.report(outcome, exists ? "A FILE" : "no file")
+        },
+        row(
+            "a cancelled task saves its state; the next call resumes",
+            "cancelled, complete; asked: whole → 200, bytes=N- → 206; sent ≤ 300000 + one read"
+        ) { rig in
+            // Cancelled from its progress once 100,000 bytes are on disk: how many more arrive depends on the
+            // transport's reads, so the line says the resume asked for what was on disk and re-fetched nothing.
+            let task = Task {
+                try await rig.executor.download(
+                    FileRequest(retries: 0), baseURL: rig.baseURL, to: rig.destination,
+                    progress: { progress in
+                        if progress.completedBytes >= 100_000 { withUnsafeCurrentTask { $0?.cancel() } }
+                    })
+            }
+            let first: String
+            do {
+                _ = try await task.value
+                first = "NOT CANCELLED"
+            } catch is CancellationError {
+                first = "cancelled"
+            } catch {
+                first = "\(error)"
+            }
+            let partial = DownloadOptions.partialFile(for: rig.destination)
+            let onDisk = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? -1
+            let second = await rig.attempt()
+            let seen = rig.resource.requests
+            let resumedAtDisk = seen.count == 2 && seen[1].range == "bytes=\(onDisk)-" && seen[1].status == 206
+            let asked = resumedAtDisk ? "whole → 200, bytes=N- → 206" : seen.map { "\($0.range ?? "whole")" }.joined()
+            let sentOK = rig.resource.bodyBytesSent - seen[0].bodyBytesSent + onDisk == DownloadTable.byteCount
+            return "\(first), \(second); asked: \(asked); sent "
+                + (sentOK ? "≤ 300000 + one read" : "\(rig.resource.bodyBytesSent)")
+        },
+    ]
+
+    /// Runs `row` against `transport` and returns its line.
+    package static func run(_ row: Row, on transport: any HTTPTransport) async throws -> String {
+        let resource = LoopbackRangedResource(byteCount: byteCount)
+        let server = try LoopbackServer { request in resource.respond(to: request) }
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "netkit-download-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rig = Rig(
+            resource: resource, executor: RequestExecutor(transport: transport), baseURL: server.baseURL,
+            destination: directory.appendingPathComponent("file.bin"))
+        return try await row.play(rig)
+    }
+}
+
+extension DownloadTable.Rig {
+    /// Puts `bytes` bytes of the resource in the partial file, with the state a download that got them saved.
+    func stagePartial(bytes: Int, totalBytes: Int64?) throws {
+        let partial = DownloadOptions.partialFile(for: destination)
+        try LoopbackBodyPattern.data(count: bytes).write(to: partial)
+        let state = DownloadResumeState(
+            partialFile: partial, bytesOnDisk: Int64(bytes), validator: .entityTag(LoopbackRangedResource.defaultETag),
+            totalBytes: totalBytes, acceptsRanges: true)
+        try JSONEncoder().encode(state).write(to: DownloadOptions.stateFile(for: partial))
+    }
+}
