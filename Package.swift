@@ -93,7 +93,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
     ],
     targets: [
-        .target(name: "NetCore", dependencies: ["NetKitLock", "NetKitDigest"], swiftSettings: strictSwift),
+        // CNetKitZlib: RequestCompressionPlugin's gzip and deflate of request bodies (the system's zlib, no package).
+        .target(
+            name: "NetCore", dependencies: ["NetKitLock", "NetKitDigest", "CNetKitZlib"], swiftSettings: strictSwift),
         .target(name: "NetMultipart", dependencies: ["NetCore"], swiftSettings: strictSwift),
         .target(name: "NetTransport", dependencies: ["NetCore", "NetKitLock"], swiftSettings: strictSwift),
         .target(name: "NetAuth", dependencies: ["NetCore", "NetKitLock"], swiftSettings: strictSwift),
@@ -110,8 +112,9 @@ let package = Package(
                 + [.target(name: "CNetKitZlib", condition: .when(traits: ["AsyncHTTPClient"]))],
             swiftSettings: strictSwift
         ),
-        // The system's zlib (AsyncHTTPClient links it already): NetAsyncHTTPClient decodes the content codings that
-        // SwiftNIO's decompressor leaves (stacked codings, x-gzip). Used only under the AsyncHTTPClient trait.
+        // The system's zlib, a system library rather than a package (nothing is fetched): NetCore compresses request
+        // bodies with it (RequestCompressionPlugin), and NetAsyncHTTPClient decodes the content codings that SwiftNIO's
+        // decompressor leaves (stacked codings, x-gzip) under the AsyncHTTPClient trait.
         .systemLibrary(name: "CNetKitZlib", path: "Sources/CNetKitZlib"),
         .target(
             name: "NetOpenAPI",
@@ -172,16 +175,22 @@ let package = Package(
         .testTarget(name: "NetMultipartTests", dependencies: ["NetMultipart", "NetCore"], swiftSettings: strictSwift),
         // netkit-cache-writer: the process the disk cache's crash test kills (DiskCacheCrashTests).
         .testTarget(
-            name: "NetCoreTests", dependencies: ["NetCore", "NetKitLock", "NetKitDigest", "netkit-cache-writer"],
+            name: "NetCoreTests",
+            dependencies: [
+                "NetCore", "NetKitLock", "NetKitDigest", "netkit-cache-writer", "NetKitTesting", "CNetKitZlib",
+            ],
             swiftSettings: strictSwift),
         .testTarget(
             name: "NetTransportTests",
-            dependencies: ["NetTransport", "NetCore", "NetMultipart", "NetKitTesting", "LoopbackServer", "NetKitLock"],
+            dependencies: [
+                "NetTransport", "NetCore", "NetMultipart", "NetKitTesting", "LoopbackServer", "NetKitLock",
+                "CNetKitZlib",
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "NetAsyncHTTPClientTests",
-            dependencies: ["NetAsyncHTTPClient", "NetKitTesting", "LoopbackServer", "NetKitLock"]
+            dependencies: ["NetAsyncHTTPClient", "NetKitTesting", "LoopbackServer", "NetKitLock", "CNetKitZlib"]
                 + asyncHTTPClientProducts
                 + nioProducts(["NIOHTTP2"]),
             swiftSettings: strictSwift

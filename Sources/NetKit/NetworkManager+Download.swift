@@ -8,7 +8,7 @@ import NetStreaming
 
 extension NetworkManager {
     /// Downloads `request`'s body into the file at `destination`, resuming where an earlier attempt stopped: the
-    /// manager's settings on ``RequestExecutor/download(_:baseURL:to:options:accessToken:credentials:progress:)``.
+    /// manager's settings on ``RequestExecutor/download(_:baseURL:to:options:progress:accessToken:credentials:)``.
     ///
     /// ```swift
     /// let file = try await manager.download(Installer(version: "2.1"), to: destination) { progress in
@@ -26,12 +26,12 @@ extension NetworkManager {
         _ request: T,
         to destination: URL,
         options: DownloadOptions = DownloadOptions(),
-        accessToken: (() -> String?)? = nil,
-        progress: ((DownloadProgress) -> Void)? = nil
+        progress: ((DownloadProgress) -> Void)? = nil,
+        accessToken: (() -> String?)? = nil
     ) async throws -> DownloadedFile {
         let (executor, coordinator) = makeExecutor(streaming: true)
         return try await executor.download(
-            request, baseURL: baseURL(), to: destination, options: options, accessToken: accessToken,
-            credentials: coordinator, progress: progress)
+            request, baseURL: baseURL(), to: destination, options: options, progress: progress,
+            accessToken: accessToken, credentials: coordinator)
     }
 }

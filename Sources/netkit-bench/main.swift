@@ -2,6 +2,7 @@
 //
 //   swift run -c release netkit-bench [refresh|engine|cache|send|stream|slowconsumer|parsers|uploads|all] [rounds] [loopback|nginx]
 //   swift run -c release netkit-bench [bounds|tiny-chunks|paused-body|gzip-bomb|sse-retry0] [rounds]   (not in `all`)
+//   swift run -c release netkit-bench downloads [rounds]   (not in `all`; see DownloadBenchmark.swift)
 //
 // The third argument picks the server of `send` and `stream` (nginx, when installed, is started by the bench).
 // NETKIT_BENCH_SEND_ONLY=<index> runs one `send` contender alone, for a profiler (`perf stat`, `perf record`).
@@ -52,6 +53,7 @@ if selected == SlowConsumerChild.command {
 }
 let serverKind = arguments.dropFirst(2).first ?? "loopback"
 let rounds = arguments.dropFirst().first.flatMap(Int.init) ?? 30
+if try await runDownloadBenchmarks(selected: selected, arguments: Array(arguments), rounds: rounds) { exit(0) }
 if try await runUploadBenchmarks(selected: selected, arguments: Array(arguments), rounds: rounds) { exit(0) }
 if try await runBoundsBenchmarks(selected: selected, arguments: Array(arguments), rounds: rounds) { exit(0) }
 let api = BenchmarkAPI()

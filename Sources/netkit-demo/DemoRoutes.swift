@@ -10,6 +10,13 @@ final class DemoRoutes: Sendable {
     static let articleETag = #""v1""#
 
     private let reportAttempts = Lock(0)
+    /// The dataset `/datasets/cities.csv` serves with ranges: its first answer breaks off after 3 MiB.
+    let dataset: LoopbackRangedResource = {
+        let resource = LoopbackRangedResource(byteCount: 8 << 20)
+        resource.sendsReprDigest = true
+        resource.cuts = [3 << 20]
+        return resource
+    }()
 
     func answer(_ request: LoopbackRequest) -> LoopbackResponse {
         switch (request.method, request.path) {
@@ -48,6 +55,8 @@ final class DemoRoutes: Sendable {
                     Thread.sleep(forTimeInterval: 0.15)  // the server's pace, so that lines visibly arrive one by one
                 }
             }
+        case ("GET", "/datasets/cities.csv"):
+            return dataset.respond(to: request)
         case ("GET", "/todos/events"):
             return events(after: request.header("Last-Event-ID"))
         case ("GET", "/articles/1"):

@@ -7,10 +7,13 @@ import NetKitLock
 final class DemoServer: Sendable {
     private let server: LoopbackServer
     private let log: Log
+    /// The routes, for a section that reports what a resource saw.
+    let routes: DemoRoutes
 
     init() throws {
         let log = Log()
         let routes = DemoRoutes()
+        self.routes = routes
         server = try LoopbackServer { request in
             let response = routes.answer(request)
             log.record("\(request.method) \(request.path) → \(response.status)")

@@ -16,6 +16,7 @@ try await demo.typedRequests()
 try await demo.tokenRefresh()
 try await demo.retryAfter()
 try await demo.upload()
+try await demo.download()
 try await demo.streaming()
 try await demo.cachedGet()
 

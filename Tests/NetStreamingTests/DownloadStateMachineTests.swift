@@ -190,3 +190,56 @@ struct DownloadFieldTests {
         #expect(DigestFields.sha256(in: "SHA-256=:\(base64):") == nil)
     }
 }
+
+@Suite("The partial file")
+struct PartialFileTests {
+    static func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-partial-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test("a second download of the same partial file is refused while the first holds it, and allowed after")
+    func locked() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("file.partial")
+        let first = try PartialFile(url: url, capacity: nil)
+        #expect {
+            _ = try PartialFile(url: url, capacity: nil)
+        } throws: { error in
+            guard case PartialFile.Failure.failed(let operation, let reason) = error else { return false }
+            return operation == "lock" && reason.contains("another download")
+        }
+        first.close()
+        _ = try PartialFile(url: url, capacity: nil)
+    }
+
+    @Test("a full disk keeps the bytes written before it, counted exactly")
+    func full() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("file.partial")
+        let file = try PartialFile(url: url, capacity: 10)
+        try file.append(Data(repeating: 1, count: 6))
+        #expect(throws: PartialFile.Failure.self) { try file.append(Data(repeating: 2, count: 6)) }
+        #expect(file.length == 10)
+        file.close()
+        #expect(try Data(contentsOf: url) == Data(repeating: 1, count: 6) + Data(repeating: 2, count: 4))
+    }
+
+    @Test("moved into place in one rename, its digest read back in pieces")
+    func moved() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("file.partial")
+        let destination = directory.appendingPathComponent("file")
+        let bytes = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let file = try PartialFile(url: url, capacity: nil)
+        try file.append(bytes)
+        #expect(try file.sha256() == SHA256.hash(bytes))
+        try file.move(to: destination)
+        #expect(try Data(contentsOf: destination) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+}

@@ -32,13 +32,24 @@ final class PartialFile {
     private let capacity: Int64?
     private var isClosed = false
 
-    /// Opens (or creates, mode 0644) the file at `url`; `capacity` makes it act full past that many bytes.
+    /// Opens (or creates, mode 0644) and locks the file at `url`; `capacity` makes it act full past that many bytes.
+    /// The lock (`flock`) goes with the descriptor: closing it, or the process ending, releases it.
     init(url: URL, capacity: Int64?) throws(Failure) {
         self.url = url
         self.capacity = capacity
         let path = url.path(percentEncoded: false)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .failed(operation: "open", reason: describe(errno)) }
+        // Two downloads writing one partial file would interleave their bytes: the second is refused at once.
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            _ = closeDescriptor(descriptor)
+            throw .failed(
+                operation: "lock",
+                reason: code == EWOULDBLOCK
+                    ? "another download is writing to this file; wait for it, or give this one another destination"
+                    : describe(code))
+        }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let reason = describe(errno)
@@ -118,10 +129,11 @@ final class PartialFile {
         _ = closeDescriptor(descriptor)
     }
 
-    /// Moves the file to `destination` in one rename (replacing what is there), then flushes the directory so that
-    /// the rename itself survives a power cut.
+    /// Moves the file to `destination` in one rename (replacing what is there), still locked so that no other
+    /// download can open the partial file in between, then flushes the directory so that the rename itself survives
+    /// a power cut, and closes the file.
     func move(to destination: URL) throws(Failure) {
-        close()
+        defer { close() }
         let from = url.path(percentEncoded: false)
         let to = destination.path(percentEncoded: false)
         guard rename(from, to) == 0 else { throw .failed(operation: "move the download to", reason: describe(errno)) }

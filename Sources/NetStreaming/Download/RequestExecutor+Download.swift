@@ -28,9 +28,9 @@ extension RequestExecutor {
     ///   - baseURL: The URL the request's path is appended to, unless the request names its own `baseURL`.
     ///   - destination: Where the complete file goes; a file already there is replaced. Its directory must exist.
     ///   - options: The partial file, the digest to expect, the state to resume from.
+    ///   - progress: Told on the caller's actor after every piece written (a trailing closure goes here).
     ///   - accessToken: Read on the caller's actor before every request.
     ///   - credentials: Renews the credential on 401.
-    ///   - progress: Told on the caller's actor after every piece written.
     /// - Returns: The file in place, its length and the digest checked.
     /// - Throws: ``DownloadError`` for a cut the retry policy does not absorb, a full disk, a wrong digest or
     ///   length; the road's errors for a status the server answers with (the request's `errorDecoder` result or
@@ -40,9 +40,9 @@ extension RequestExecutor {
         baseURL: URL,
         to destination: URL,
         options: DownloadOptions = DownloadOptions(),
+        progress: ((DownloadProgress) -> Void)? = nil,
         accessToken: (() -> String?)? = nil,
-        credentials: (any CredentialRecovery)? = nil,
-        progress: ((DownloadProgress) -> Void)? = nil
+        credentials: (any CredentialRecovery)? = nil
     ) async throws -> DownloadedFile {
         var engine = self
         // Failures are judged in NetKit's own words; the caller sees them presented as it asked.
@@ -96,15 +96,27 @@ extension RequestExecutor {
         var received: Int64 = 0
         var lastHead: HTTPResponseHead?
 
+        /// Keeps the state beside the partial file, for a later call or a relaunch.
         func save() {
             machine.note(bytesOnDisk: file.length)
             // Best effort: a state that cannot be written (a full disk) is still in the error thrown.
             if let data = try? JSONEncoder().encode(machine.state) { try? data.write(to: stateURL, options: .atomic) }
         }
 
+        /// What a failed call leaves: the state, or with nothing on disk neither file, so that a download that failed
+        /// before its first byte (a 404, a refused connection) leaves nothing behind.
+        func keepForLater() {
+            if file.length > 0 { save() } else { discard() }
+        }
+
+        func discard() {
+            try? FileManager.default.removeItem(at: partialURL)
+            try? FileManager.default.removeItem(at: stateURL)
+        }
+
         transfer: while true {
             guard requests < options.maximumRequests else {
-                save()
+                keepForLater()
                 throw DownloadError.tooManyRequests(limit: options.maximumRequests)
             }
             requests += 1
@@ -154,7 +166,7 @@ extension RequestExecutor {
                     if let partSHA256, let actual = part?.finalize(), actual != partSHA256 {
                         try file.cut(to: offset)
                         running = nil
-                        save()
+                        keepForLater()
                         throw DownloadError.checksumMismatch(
                             source: "Content-Digest", expected: SHA256.hex(partSHA256), actual: SHA256.hex(actual))
                     }
@@ -172,21 +184,31 @@ extension RequestExecutor {
                     failuresInARow += 1
                 }
             } catch let failure as PartialFile.Failure {
-                save()
+                keepForLater()
                 throw Self.downloadError(failure, path: partialURL, state: machine.state)
             } catch let error as DownloadError {
-                save()
+                keepForLater()
                 throw error
             } catch {
-                save()
-                if error is CancellationError || Task.isCancelled { throw error }
+                if error is CancellationError || Task.isCancelled {
+                    keepForLater()
+                    throw error
+                }
                 failuresInARow = wrote ? 1 : failuresInARow + 1
                 guard repeatable, let delay = policy.delay(beforeRetry: failuresInARow, after: error) else {
+                    keepForLater()
                     // A transfer that broke can be resumed; a status the server chose is its own answer.
                     guard wrote || error is any TransportErrorConvertible else { throw error }
                     throw DownloadError.interrupted(resumeState: machine.state, underlying: error)
                 }
-                try await configuration.clock.sleep(for: .seconds(delay))
+                // The state on disk while the call waits: a process killed now still resumes.
+                if file.length > 0 { save() }
+                do {
+                    try await configuration.clock.sleep(for: .seconds(delay))
+                } catch {
+                    keepForLater()
+                    throw error
+                }
             }
         }
 
@@ -203,8 +225,7 @@ extension RequestExecutor {
                 sha256 = actual
                 for (source, value) in [("DownloadOptions.expectedSHA256", expected), ("Repr-Digest", announced)] {
                     guard let value, value != actual else { continue }
-                    try file.cut(to: 0)
-                    try? FileManager.default.removeItem(at: stateURL)
+                    discard()
                     throw DownloadError.checksumMismatch(source: source, expected: value, actual: actual)
                 }
             }
@@ -217,7 +238,7 @@ extension RequestExecutor {
                 head: lastHead ?? HTTPResponseHead(statusCode: 200),
                 resumes: requests - 1)
         } catch let failure as PartialFile.Failure {
-            save()
+            keepForLater()
             throw Self.downloadError(failure, path: partialURL, state: machine.state)
         }
     }

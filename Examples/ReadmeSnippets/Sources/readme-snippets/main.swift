@@ -105,6 +105,18 @@ do {
     check(error is UploadSourceError, "a missing file is refused when the body is made")
 }
 
+let datasetBytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 3) })
+let datasets = StubTransport(replies: [
+    StubTransport.Reply(status: 200, headers: ["Content-Length": "100000", "ETag": #""v1""#], chunks: [datasetBytes])
+])
+let dataset = try await downloadDataset(
+    "cities.csv", to: scratch.appendingPathComponent("cities.csv"),
+    through: NetworkManager(baseURL: URL(string: "https://api.test")!, transport: datasets))
+check(
+    try Data(contentsOf: dataset) == datasetBytes
+        && datasets.requests.first?.value(forHeader: "Accept-Encoding") == "identity",
+    "the download snippet writes the whole file in place, having asked for the unencoded bytes")
+
 /// The README's OpenAPI snippet takes any authenticator whose credential is a string.
 struct SnippetAuthenticator: Authenticator {
     func apply(_ credential: String, to request: inout TransportRequest) throws {

@@ -1,0 +1,54 @@
+import Foundation
+import LoopbackServer
+import NetCore
+import NetKitDigest
+import NetStreaming
+
+/// A file uploaded with `stream()`, its answer read as it arrives (Alamofire #3974: upload a file and stream the
+/// response): the same line on every transport, checked over 127.0.0.1.
+package enum UploadStreamCheck {
+    /// What every transport must report.
+    package static let expected =
+        "received 5242880 bytes, SHA-256 matches; lines: received, step 1, step 2, step 3, done; ended cleanly"
+
+    /// A `POST /process` of a file.
+    struct Process: Endpoint {
+        typealias Response = Data
+        let file: URL
+        var path: String { "/process" }
+        var method: HTTPMethod { .post }
+        var body: RequestBody? { try? RequestBody(fileURL: file) }
+    }
+
+    /// Uploads a 5 MiB file over `transport` and reads the NDJSON-like answer line by line.
+    package static func run(on transport: any HTTPTransport) async throws -> String {
+        let bytes = LoopbackBodyPattern.data(count: 5 << 20)
+        let server = try LoopbackServer(limits: LoopbackLimits(), requestBodies: .digested) { request in
+            let digest = request.bodyDigest
+            return .streamed(headers: [(name: "Content-Type", value: "application/x-ndjson")]) { writer in
+                guard writer.write("received \(digest?.byteCount ?? -1) \(digest?.sha256 ?? "none")\n") else { return }
+                for step in 1...3 {
+                    guard writer.write("step \(step)\n") else { return }
+                }
+                _ = writer.write("done\n")
+            }
+        }
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-upload-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("upload.bin")
+        try bytes.write(to: file)
+
+        let response = try await RequestExecutor(transport: transport).stream(
+            Process(file: file), baseURL: server.baseURL)
+        var lines: [String] = []
+        for try await line in response.lines() { lines.append(line) }
+        let first = lines.first?.split(separator: " ") ?? []
+        let received =
+            first.count == 3 && first[1] == "\(bytes.count)" && first[2] == SHA256.hex(SHA256.hash(bytes))
+            ? "received \(bytes.count) bytes, SHA-256 matches" : "received \(lines.first ?? "nothing")"
+        let names = lines.map { $0.hasPrefix("received") ? "received" : $0 }
+        return "\(received); lines: \(names.joined(separator: ", ")); ended cleanly"
+    }
+}

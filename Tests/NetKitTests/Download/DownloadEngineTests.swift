@@ -1,0 +1,111 @@
+import Foundation
+import NetKit
+import NetKitTesting
+import Testing
+
+/// The download road over a stub transport: what no range server is needed to show.
+@Suite("Downloads over a stub transport")
+struct DownloadEngineTests {
+    struct File: NetworkRequest {
+        typealias Response = Data
+        var path: String { "/file" }
+        var method: HTTPMethod { .get }
+    }
+
+    static func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("netkit-download-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func manager(_ replies: [StubTransport.Reply]) -> (NetworkManager, StubTransport) {
+        let stub = StubTransport(replies: replies)
+        return (NetworkManager(baseURL: URL(string: "https://files.test")!, transport: stub), stub)
+    }
+
+    @Test("a status error before any byte leaves no partial file and no state behind")
+    func notFoundLeavesNothing() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file.bin")
+        let (manager, _) = Self.manager([.text("no such file", status: 404)])
+        await #expect(throws: HTTPError.self) { try await manager.download(File(), to: destination) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test("a body of unknown length completes when it ends cleanly, with progress that never counts a byte twice")
+    func unknownLength() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file.bin")
+        let pieces = (0..<5).map { Data(repeating: UInt8($0), count: 1000) }
+        let (manager, stub) = Self.manager([StubTransport.Reply(status: 200, chunks: pieces)])
+        var seen: [Int64] = []
+        let file = try await manager.download(File(), to: destination) { seen.append($0.completedBytes) }
+        #expect(file.byteCount == 5000)
+        #expect(seen == [1000, 2000, 3000, 4000, 5000])
+        #expect(try Data(contentsOf: destination) == pieces.reduce(Data(), +))
+        #expect(stub.requests.first?.value(forHeader: "Accept-Encoding") == "identity")
+        #expect(stub.requests.first?.value(forHeader: "Range") == nil)
+    }
+
+    @Test("a body shorter than its length that ends without an error is asked for again, never taken as complete")
+    func shortCleanEnd() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file.bin")
+        let whole = Data((0..<2000).map { UInt8(truncatingIfNeeded: $0) })
+        let headers = ["Content-Length": "2000", "ETag": #""v1""#, "Accept-Ranges": "bytes"]
+        let (manager, stub) = Self.manager([
+            StubTransport.Reply(status: 200, headers: headers, chunks: [whole.prefix(1500)]),
+            StubTransport.Reply(
+                status: 206, headers: ["Content-Range": "bytes 1500-1999/2000", "ETag": #""v1""#],
+                chunks: [whole.suffix(500)]),
+        ])
+        let file = try await manager.download(File(), to: destination)
+        #expect(file.byteCount == 2000 && file.resumes == 1)
+        #expect(stub.requests.last?.value(forHeader: "Range") == "bytes=1500-")
+        #expect(stub.requests.last?.value(forHeader: "If-Range") == #""v1""#)
+        #expect(try Data(contentsOf: destination) == whole)
+    }
+
+    @Test("a server that keeps answering without progress stops at maximumRequests, keeping what it wrote")
+    func requestFloor() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file.bin")
+        let headers = ["Content-Length": "10", "ETag": #""v1""#, "Accept-Ranges": "bytes"]
+        // Every answer is the same 200 with 4 of its 10 bytes, ending cleanly: each starts over.
+        let stub = StubTransport { _, _ in
+            StubTransport.Reply(status: 200, headers: headers, chunks: [Data([1, 2, 3, 4])])
+        }
+        let manager = NetworkManager(baseURL: URL(string: "https://files.test")!, transport: stub)
+        await #expect {
+            try await manager.download(File(), to: destination, options: DownloadOptions(maximumRequests: 5))
+        } throws: { error in
+            guard case DownloadError.tooManyRequests(let limit) = error else { return false }
+            return limit == 5
+        }
+        #expect(stub.requests.count == 5)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
+    @Test("the resume state names no URL, header or credential")
+    func stateHoldsNoSecret() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file.bin")
+        let headers = ["Content-Length": "10", "ETag": #""v1""#, "Accept-Ranges": "bytes"]
+        let (manager, _) = Self.manager([
+            StubTransport.Reply(
+                status: 200, headers: headers, chunks: [Data([1, 2, 3])], bodyError: TransportError(.connectionLost))
+        ])
+        await #expect(throws: DownloadError.self) {
+            try await manager.download(File(), to: destination, accessToken: { "secret-token" })
+        }
+        let stateFile = DownloadOptions.stateFile(for: DownloadOptions.partialFile(for: destination))
+        let text = try String(contentsOf: stateFile, encoding: .utf8)
+        #expect(!text.contains("secret-token") && !text.contains("files.test") && text.contains("v1"))
+        #expect(DownloadResumeState.saved(at: stateFile)?.bytesOnDisk == 3)
+    }
+}
