@@ -194,6 +194,15 @@ extension RequestExecutor {
                     keepForLater()
                     throw error
                 }
+                if wrote, Self.isBufferOverrun(error) {
+                    // The transport's buffer for a consumer that fell behind gave out (URLSession on Linux when the
+                    // network outruns the disk its spill file shares with the download): what was written is good, so
+                    // the download goes on from there at once, whatever the retry policy. Each such resume made
+                    // progress, and `maximumRequests` bounds them.
+                    save()
+                    failuresInARow = 0
+                    continue transfer
+                }
                 failuresInARow = wrote ? 1 : failuresInARow + 1
                 guard repeatable, let delay = policy.delay(beforeRetry: failuresInARow, after: error) else {
                     keepForLater()
@@ -240,6 +249,16 @@ extension RequestExecutor {
         } catch let failure as PartialFile.Failure {
             keepForLater()
             throw Self.downloadError(failure, path: partialURL, state: machine.state)
+        }
+    }
+
+    /// Whether `error` says the transport's buffer for a slow consumer gave out (its spill file failed or filled),
+    /// rather than anything about the server or the connection.
+    private static func isBufferOverrun(_ error: any Error) -> Bool {
+        switch error {
+        case let error as ResponseBodyError: error.kind == .spillFailed
+        case StreamingError.bufferLimitExceeded: true
+        default: false
         }
     }
 

@@ -109,3 +109,31 @@ struct DownloadEngineTests {
         #expect(DownloadResumeState.saved(at: stateFile)?.bytesOnDisk == 3)
     }
 }
+
+extension DownloadEngineTests {
+    @Test("a transport whose buffer for a slow consumer gave out is resumed at once, whatever the retry policy")
+    func bufferOverrunResumes() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file.bin")
+        let whole = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        let headers = ["Content-Length": "3000", "ETag": #""v1""#, "Accept-Ranges": "bytes"]
+        let (manager, stub) = Self.manager([
+            StubTransport.Reply(
+                status: 200, headers: headers, chunks: [whole.prefix(1000)],
+                bodyError: ResponseBodyError.spillFailed(reason: "the disk fell behind")),
+            StubTransport.Reply(
+                status: 206, headers: ["Content-Range": "bytes 1000-2999/3000", "ETag": #""v1""#],
+                chunks: [whole.dropFirst(1000).prefix(1000)],
+                bodyError: StreamingError.bufferLimitExceeded(limitBytes: 16)),
+            StubTransport.Reply(
+                status: 206, headers: ["Content-Range": "bytes 2000-2999/3000", "ETag": #""v1""#],
+                chunks: [whole.suffix(1000)]),
+        ])
+        // The request's policy retries nothing: only an overrun after progress is resumed this way.
+        let file = try await manager.download(File(), to: destination)
+        #expect(file.resumes == 2)
+        #expect(stub.requests.map { $0.value(forHeader: "Range") } == [nil, "bytes=1000-", "bytes=2000-"])
+        #expect(try Data(contentsOf: destination) == whole)
+    }
+}
