@@ -142,7 +142,10 @@ let package = Package(
         ),
         .target(
             name: "NetKitTesting",
-            dependencies: ["NetCore", "NetMultipart", "NetStreaming", "LoopbackServer", "NetKitLock", "NetKitDigest"],
+            dependencies: [
+                "NetCore", "NetMultipart", "NetStreaming", "LoopbackServer", "NetKitLock", "NetKitDigest",
+                "CNetKitZlib",
+            ],
             swiftSettings: strictSwift),
         .target(name: "LoopbackServer", dependencies: ["NetKitLock", "NetKitDigest"], swiftSettings: strictSwift),
         // `Lock`, the one lock of the package's shared state (a `Mutex`, or a pthread mutex the thread sanitizer can
@@ -177,20 +180,19 @@ let package = Package(
         .testTarget(
             name: "NetCoreTests",
             dependencies: [
-                "NetCore", "NetKitLock", "NetKitDigest", "netkit-cache-writer", "NetKitTesting", "CNetKitZlib",
+                "NetCore", "NetKitLock", "NetKitDigest", "netkit-cache-writer", "NetKitTesting",
             ],
             swiftSettings: strictSwift),
         .testTarget(
             name: "NetTransportTests",
             dependencies: [
                 "NetTransport", "NetCore", "NetMultipart", "NetKitTesting", "LoopbackServer", "NetKitLock",
-                "CNetKitZlib",
             ],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "NetAsyncHTTPClientTests",
-            dependencies: ["NetAsyncHTTPClient", "NetKitTesting", "LoopbackServer", "NetKitLock", "CNetKitZlib"]
+            dependencies: ["NetAsyncHTTPClient", "NetKitTesting", "LoopbackServer", "NetKitLock"]
                 + asyncHTTPClientProducts
                 + nioProducts(["NIOHTTP2"]),
             swiftSettings: strictSwift
