@@ -172,7 +172,10 @@ let package = Package(
         // The writer the disk cache's crash test kills at random points; a test helper, no product.
         .executableTarget(name: "netkit-cache-writer", dependencies: ["NetCore"], swiftSettings: strictSwift),
         .executableTarget(
-            name: "netkit-bench", dependencies: ["NetKit", "LoopbackServer", "NetKitLock", "NetKitDigest"],
+            name: "netkit-bench",
+            dependencies: ["NetKit", "LoopbackServer", "NetKitLock", "NetKitDigest"]
+                // `downloads` over AsyncHTTPClient too (NETKIT_BENCH_DOWNLOAD_TRANSPORT), when built with the trait.
+                + [.target(name: "NetAsyncHTTPClient", condition: .when(traits: ["AsyncHTTPClient"]))],
             swiftSettings: strictSwift),
 
         .testTarget(name: "NetMultipartTests", dependencies: ["NetMultipart", "NetCore"], swiftSettings: strictSwift),

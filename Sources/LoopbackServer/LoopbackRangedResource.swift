@@ -47,10 +47,13 @@ package final class LoopbackRangedResource: Sendable {
         /// `HEAD`. Set before the bytes leave, so it is up to date once the client has them, and lowered to what the
         /// socket took if a write fails.
         package var bodyBytesSent: Int
+        /// The request target, path and query as sent (`/file?signature=b`).
+        package var target: String
 
         /// Creates an entry, mainly to build expected values in tests.
         package init(
-            method: String, range: String?, ifRange: String?, status: Int, declaredLength: Int, bodyBytesSent: Int
+            method: String, range: String?, ifRange: String?, status: Int, declaredLength: Int, bodyBytesSent: Int,
+            target: String = "/"
         ) {
             self.method = method
             self.range = range
@@ -58,6 +61,7 @@ package final class LoopbackRangedResource: Sendable {
             self.status = status
             self.declaredLength = declaredLength
             self.bodyBytesSent = bodyBytesSent
+            self.target = target
         }
     }
 
@@ -208,7 +212,8 @@ package final class LoopbackRangedResource: Sendable {
 
         guard method == "GET" || method == "HEAD" else {
             let seen = Seen(
-                method: method, range: range, ifRange: ifRange, status: 405, declaredLength: 0, bodyBytesSent: 0)
+                method: method, range: range, ifRange: ifRange, status: 405, declaredLength: 0, bodyBytesSent: 0,
+                target: request.target)
             state.withLock { $0.requests.append(seen) }
             return LoopbackResponse(status: 405, headers: [(name: "Allow", value: "GET, HEAD")])
         }
@@ -233,7 +238,7 @@ package final class LoopbackRangedResource: Sendable {
             state.requests.append(
                 Seen(
                     method: method, range: range, ifRange: ifRange, status: status, declaredLength: declared,
-                    bodyBytesSent: 0))
+                    bodyBytesSent: 0, target: request.target))
             return (knobs, selection, cut, state.requests.count - 1)
         }
 

@@ -49,16 +49,20 @@ package enum DownloadTable {
         }
 
         /// Downloads the resource with `retries` resumes allowed in a row.
-        func download(retries: Int = 0, options: DownloadOptions = DownloadOptions()) async throws -> DownloadedFile {
+        func download(retries: Int = 0, signature: String? = nil, options: DownloadOptions = DownloadOptions())
+            async throws -> DownloadedFile
+        {
             try await executor.download(
-                FileRequest(retries: retries), baseURL: baseURL, to: destination, options: options,
+                FileRequest(retries: retries, signature: signature), baseURL: baseURL, to: destination, options: options,
                 progress: { [lengths] progress in lengths.insert(progress.completedBytes) })
         }
 
         /// Downloads, and says how it ended in a few words.
-        func attempt(retries: Int = 0, options: DownloadOptions = DownloadOptions()) async -> String {
+        func attempt(retries: Int = 0, signature: String? = nil, options: DownloadOptions = DownloadOptions()) async
+            -> String
+        {
             do {
-                let file = try await download(retries: retries, options: options)
+                let file = try await download(retries: retries, signature: signature, options: options)
                 return file.byteCount == Int64(DownloadTable.byteCount) && isIntact() ? "complete" : "WRONG FILE"
             } catch let error as DownloadError {
                 switch error {
@@ -132,7 +136,10 @@ package enum DownloadTable {
     struct FileRequest: Endpoint {
         typealias Response = Data
         let retries: Int
+        /// A signed link's signature, as a query value: another URL for the same resource.
+        var signature: String?
         var path: String { "/file" }
+        var queryParameters: [String: String]? { signature.map { ["signature": $0] } }
         var method: HTTPMethod { .get }
         var retryPolicy: RetryPolicy { RetryPolicy(maxRetryCount: retries, delay: 0.001, jitter: .none) }
     }
@@ -163,6 +170,26 @@ package enum DownloadTable {
         ) { rig in
             rig.resource.cuts = [100_000]
             return rig.report(await rig.attempt(), await rig.attempt())
+        },
+        row(
+            "a new URL for the same resource (a re-signed link), the state passed on",
+            "interrupted, complete; asked: whole → 200, rest → 206; sent 300000; the second URL signed b"
+        ) { rig in
+            rig.resource.cuts = [100_000]
+            var state: DownloadResumeState?
+            do {
+                _ = try await rig.download(signature: "a")
+            } catch DownloadError.interrupted(let resumeState, _) {
+                state = resumeState
+                rig.lengths.insert(resumeState.bytesOnDisk)
+            }
+            // The state the caller kept, with the file NetKit saved beside it removed: only the value resumes.
+            try? FileManager.default.removeItem(
+                at: DownloadOptions.stateFile(for: DownloadOptions.partialFile(for: rig.destination)))
+            let second = await rig.attempt(signature: "b", options: DownloadOptions(resumeState: state))
+            let signed = rig.resource.requests.last?.target.split(separator: "=").last.map(String.init) ?? "?"
+            return rig.report(state == nil ? "NOT INTERRUPTED" : "interrupted", second) + "; the second URL signed "
+                + signed
         },
         row(
             "200 instead of 206: starts over",

@@ -9,6 +9,9 @@ import LoopbackServer
 import NetKit
 import NetKitDigest
 import NetKitLock
+#if AsyncHTTPClient
+import NetAsyncHTTPClient
+#endif
 
 // `downloads`: resumable downloads (`NetworkManager.download`, URLSession transport) over loopback, against a
 // `LoopbackRangedResource` served by this process; every download runs in a fresh child process whose peak RSS
@@ -61,7 +64,18 @@ struct DownloadBenchmark {
     /// Retries the download request's policy allows in a row: what absorbs a server cut within one call.
     static let retries = 3
 
+    /// `NETKIT_BENCH_DOWNLOAD_TRANSPORT`: `urlsession` (the default), or `asynchttpclient` in a bench built with the
+    /// AsyncHTTPClient trait. The raw baselines are URLSession's either way.
+    static let transportName = ProcessInfo.processInfo.environment["NETKIT_BENCH_DOWNLOAD_TRANSPORT"] ?? "urlsession"
+    static let asyncHTTPClientName = "asynchttpclient"
+
     func run() async throws {
+        #if !AsyncHTTPClient
+        if Self.transportName == Self.asyncHTTPClientName {
+            throw UploadChild.Failure(
+                description: "NETKIT_BENCH_DOWNLOAD_TRANSPORT=asynchttpclient needs a bench built with --traits AsyncHTTPClient")
+        }
+        #endif
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "netkit-bench-downloads-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -77,11 +91,14 @@ struct DownloadBenchmark {
         defer { smallServer.stop() }
         let expectedSHA256 = SHA256.hex(LoopbackRangedResource.patternSHA256(from: 0, count: fileBytes))
 
-        print("## downloads: \(mebibytes) MiB over loopback, NetKit `download` (URLSession transport)")
+        let transport = Self.transportName == Self.asyncHTTPClientName ? "AsyncHTTPClient" : "URLSession"
+        print("## downloads: \(mebibytes) MiB over loopback, NetKit `download` (\(transport) transport)")
         print("")
         print("```")
         print(
-            "swift build -c release --product netkit-bench && NETKIT_BENCH_DOWNLOAD_MIB=\(mebibytes) NETKIT_BENCH_DOWNLOAD_SEED=\(seed) .build/release/netkit-bench downloads \(rounds)"
+            Self.transportName == Self.asyncHTTPClientName
+                ? "swift build -c release --product netkit-bench --traits AsyncHTTPClient --scratch-path .build-ahc && NETKIT_BENCH_DOWNLOAD_TRANSPORT=asynchttpclient NETKIT_BENCH_DOWNLOAD_MIB=\(mebibytes) NETKIT_BENCH_DOWNLOAD_SEED=\(seed) .build-ahc/release/netkit-bench downloads \(rounds)"
+                : "swift build -c release --product netkit-bench && NETKIT_BENCH_DOWNLOAD_MIB=\(mebibytes) NETKIT_BENCH_DOWNLOAD_SEED=\(seed) .build/release/netkit-bench downloads \(rounds)"
         )
         print("```")
         print(
@@ -708,9 +725,20 @@ enum DownloadChild {
         }
     }
 
+    /// The manager of a NetKit child: over URLSession, or over AsyncHTTPClient when the bench is built with the trait
+    /// (`--traits AsyncHTTPClient --scratch-path .build-ahc`) and run with `NETKIT_BENCH_DOWNLOAD_TRANSPORT=asynchttpclient`.
+    static func makeManager(server: URL) -> NetworkManager {
+        #if AsyncHTTPClient
+        if DownloadBenchmark.transportName == DownloadBenchmark.asyncHTTPClientName {
+            return NetworkManager(baseURL: server, transport: AsyncHTTPClientTransport())
+        }
+        #endif
+        return NetworkManager(baseURL: server)
+    }
+
     /// One `download` with default options.
     static func plain(server: URL, destination: URL) async throws -> Result {
-        let manager = NetworkManager(baseURL: server)
+        let manager = makeManager(server: server)
         let clock = ContinuousClock()
         let start = clock.now
         _ = try await manager.download(FileRequest(retries: 0), to: destination)
@@ -724,7 +752,7 @@ enum DownloadChild {
     {
         let partial = DownloadOptions.partialFile(for: destination)
         let recorder = AskRecorder(partialFile: partial)
-        let manager = NetworkManager(baseURL: server)
+        let manager = makeManager(server: server)
         manager.plugins = [recorder]
         let plan = CancelPlan(offsets)
         let options = DownloadOptions(expectedSHA256: sha256)

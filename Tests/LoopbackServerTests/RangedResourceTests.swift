@@ -58,7 +58,7 @@ struct RangedResourceTests {
             resource.requests == [
                 .init(
                     method: "GET", range: nil, ifRange: nil, status: 200, declaredLength: Self.size,
-                    bodyBytesSent: Self.size)
+                    bodyBytesSent: Self.size, target: "/file")
             ])
         #expect(resource.bodyBytesSent == Self.size)
     }
@@ -91,7 +91,7 @@ struct RangedResourceTests {
             resource.requests == [
                 .init(
                     method: "GET", range: "bytes=100-", ifRange: nil, status: 206, declaredLength: 9900,
-                    bodyBytesSent: 9900)
+                    bodyBytesSent: 9900, target: "/file")
             ])
     }
 
