@@ -53,7 +53,8 @@ package enum DownloadTable {
             async throws -> DownloadedFile
         {
             try await executor.download(
-                FileRequest(retries: retries, signature: signature), baseURL: baseURL, to: destination, options: options,
+                FileRequest(retries: retries, signature: signature), baseURL: baseURL, to: destination,
+                options: options,
                 progress: { [lengths] progress in lengths.insert(progress.completedBytes) })
         }
 

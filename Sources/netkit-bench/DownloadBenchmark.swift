@@ -73,7 +73,8 @@ struct DownloadBenchmark {
         #if !AsyncHTTPClient
         if Self.transportName == Self.asyncHTTPClientName {
             throw UploadChild.Failure(
-                description: "NETKIT_BENCH_DOWNLOAD_TRANSPORT=asynchttpclient needs a bench built with --traits AsyncHTTPClient")
+                description:
+                    "NETKIT_BENCH_DOWNLOAD_TRANSPORT=asynchttpclient needs a bench built with --traits AsyncHTTPClient")
         }
         #endif
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
