@@ -1,7 +1,6 @@
 import Foundation
 import LoopbackServer
 import NetCore
-import NetKitDigest
 import NetStreaming
 
 /// A file uploaded with `stream()`, its answer read as it arrives (Alamofire #3974: upload a file and stream the
@@ -9,7 +8,7 @@ import NetStreaming
 package enum UploadStreamCheck {
     /// What every transport must report.
     package static let expected =
-        "received 5242880 bytes, SHA-256 matches; lines: received, step 1, step 2, step 3, done; ended cleanly"
+        "received 2097152 bytes, the same bytes; lines: received, step 1, step 2, step 3, done; ended cleanly"
 
     /// A `POST /process` of a file.
     struct Process: Endpoint {
@@ -20,13 +19,14 @@ package enum UploadStreamCheck {
         var body: RequestBody? { try? RequestBody(fileURL: file) }
     }
 
-    /// Uploads a 5 MiB file over `transport` and reads the NDJSON-like answer line by line.
+    /// Uploads a 2 MiB file over `transport` and reads the NDJSON-like answer line by line.
     package static func run(on transport: any HTTPTransport) async throws -> String {
-        let bytes = LoopbackBodyPattern.data(count: 5 << 20)
-        let server = try LoopbackServer(limits: LoopbackLimits(), requestBodies: .digested) { request in
-            let digest = request.bodyDigest
+        let bytes = LoopbackBodyPattern.data(count: 2 << 20)
+        // The server compares what it received with what was sent, on its own thread: no digest on the test's.
+        let server = try LoopbackServer { request in
+            let received = "received \(request.body.count) \(request.body == bytes ? "same" : "other")"
             return .streamed(headers: [(name: "Content-Type", value: "application/x-ndjson")]) { writer in
-                guard writer.write("received \(digest?.byteCount ?? -1) \(digest?.sha256 ?? "none")\n") else { return }
+                guard writer.write(received + "\n") else { return }
                 for step in 1...3 {
                     guard writer.write("step \(step)\n") else { return }
                 }
@@ -44,10 +44,9 @@ package enum UploadStreamCheck {
             Process(file: file), baseURL: server.baseURL)
         var lines: [String] = []
         for try await line in response.lines() { lines.append(line) }
-        let first = lines.first?.split(separator: " ") ?? []
         let received =
-            first.count == 3 && first[1] == "\(bytes.count)" && first[2] == SHA256.hex(SHA256.hash(bytes))
-            ? "received \(bytes.count) bytes, SHA-256 matches" : "received \(lines.first ?? "nothing")"
+            lines.first == "received \(bytes.count) same"
+            ? "received \(bytes.count) bytes, the same bytes" : "received \(lines.first ?? "nothing")"
         let names = lines.map { $0.hasPrefix("received") ? "received" : $0 }
         return "\(received); lines: \(names.joined(separator: ", ")); ended cleanly"
     }
