@@ -155,12 +155,15 @@ struct ConformanceContext: Sendable {
     }
 
     /// Waits until `progress` satisfies `condition` (checked at every change of its fraction), failing with
-    /// `message` when it has not after 10 seconds.
+    /// `message` when it has not within half the check's time limit: long enough for a machine whose cores are all
+    /// busy (a fixed 10 s once failed "progress while uploading" in the full trait suite on 2 cores), short enough
+    /// that this message, not the check's time limit, says what was missing.
     func await(
         _ progress: NetworkProgress,
         _ message: @autoclosure () -> String,
         until condition: @escaping @Sendable (NetworkProgress) -> Bool
     ) async throws {
+        let patience = options.timeLimit / 2
         let met = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 // Each round takes one change of the fraction, or ends with the stream; the stream starts with the
@@ -169,7 +172,7 @@ struct ConformanceContext: Sendable {
                 return condition(progress)
             }
             group.addTask {
-                try? await Task.sleep(for: .seconds(10))
+                try? await Task.sleep(for: patience)
                 return false
             }
             let first = await group.next() ?? false
