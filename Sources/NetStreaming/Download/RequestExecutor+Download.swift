@@ -166,7 +166,7 @@ extension RequestExecutor {
                     if let partSHA256, let actual = part?.finalize(), actual != partSHA256 {
                         try file.cut(to: offset)
                         running = nil
-                        keepForLater()
+                        // Kept for later by the `DownloadError` catch below.
                         throw DownloadError.checksumMismatch(
                             source: "Content-Digest", expected: SHA256.hex(partSHA256), actual: SHA256.hex(actual))
                     }
