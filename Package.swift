@@ -202,6 +202,8 @@ let package = Package(
         ),
         .testTarget(
             name: "NetKitTestingTests", dependencies: ["NetKitTesting", "NetCore", "NetTransport", "NetKitLock"],
+            // HAR files the tests replay, read through #filePath.
+            exclude: ["Fixtures"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "NetAuthTests", dependencies: ["NetAuth", "NetCore", "NetKitTesting", "NetKitLock"],
@@ -212,6 +214,8 @@ let package = Package(
         .testTarget(
             name: "NetKitTests",
             dependencies: ["NetKit", "NetKitTesting", "LoopbackServer", "NetKitLock", "NetKitDigest"],
+            // The replay suite's HAR fixtures, read through #filePath.
+            exclude: ["Replay/Fixtures"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -35,6 +35,20 @@ extension StubTransport.Reply {
         return copy
     }
 
+    /// This reply with one more fault (``StubFault``), after the others: it misbehaves as a server would, so a test
+    /// sees its retry and timeout handling at work.
+    ///
+    /// ```swift
+    /// stub.stub(replies: [.json("{}").fault(.resetBeforeHead), .json(#"{"id":1}"#)])
+    /// let slow = StubTransport.Reply.data(bytes).fault(.trickle(bytes: 10, every: .seconds(1)))
+    /// stub.stub(reply: slow.fault(.closeMidBody(afterBytes: 50)))
+    /// ```
+    public func fault(_ fault: StubFault) -> Self {
+        var copy = self
+        copy.faults.append(fault)
+        return copy
+    }
+
     /// This reply held, after its delay, until `gate` opens.
     public func held(by gate: StubGate) -> Self {
         var copy = self

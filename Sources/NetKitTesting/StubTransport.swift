@@ -29,6 +29,10 @@ import NetKitLock
 /// Delays (``Reply/delayed(by:)``) are slept on the clock you give (`StubTransport(clock:)`; by default the
 /// continuous clock), so a test can pass one that does not sleep; a ``StubGate`` (``Reply/held(by:)``) holds
 /// replies until the test opens it, and tells the test when requests have arrived.
+///
+/// Faults (``Reply/fault(_:)``, ``StubFault``) make a reply misbehave as a server would — a reset before the head, a
+/// connection closed mid-body, a stall, a `Content-Length` never reached, a slow trickle — so your retry and timeout
+/// handling is tested without a server: `.json("{}").fault(.closeMidBody(afterBytes: 2))`.
 public final class StubTransport: HTTPTransport {
     /// What the stub answers to one request.
     public struct Reply: Sendable {
@@ -48,6 +52,17 @@ public final class StubTransport: HTTPTransport {
         public var additionalHeaders: [(name: String, value: String)] = []
         /// Holds the reply, after its ``delay``, until the gate opens.
         public var gate: StubGate?
+        /// How the reply misbehaves, as a server or network would (``fault(_:)``): in the order added.
+        public var faults: [StubFault] = []
+        /// A file the body is read from, piece by piece, instead of ``chunks``: a replayed recording's body, of any
+        /// size, in bounded memory.
+        var bodyFile: URL?
+        /// The sizes of the pieces ``bodyFile`` is delivered in, in order; past them the rest of the file comes as one
+        /// last piece. `nil`: pieces of 64 KiB.
+        var chunkSizes: [Int]?
+        /// The pause (on the stub's clock) before each piece of the body — of ``chunks``, or of ``bodyFile`` as
+        /// ``chunkSizes`` cuts it; none for a piece past the end of the list. `nil`: no pauses.
+        var chunkDelays: [Duration]?
 
         /// Creates a reply.
         public init(
@@ -222,8 +237,9 @@ public final class StubTransport: HTTPTransport {
     // MARK: Sending
 
     /// Records `request` and answers with the first matching stub's reply, else the script's or closure's.
-    /// - Throws: the reply's error; ``NoMatchingStub`` for a request nothing answers;
-    ///   `NetworkError.invalidHeader(name:)` for reply headers a server could not send.
+    /// - Throws: the reply's error; ``NoMatchingStub`` for a request nothing answers; `TransportError` for a
+    ///   ``StubFault`` before the head (`.connectionReset`, `.timedOut`); `NetworkError.invalidHeader(name:)` for
+    ///   reply headers a server could not send.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let body = try Self.read(request.body)
         // A body is read whole, so the head and the body are sent at once; a head without a body is told sent when
@@ -235,24 +251,10 @@ public final class StubTransport: HTTPTransport {
         let recordedRequest = RecordedRequest(head: request.head, body: body, hasBody: request.body != nil)
         recorded.withLock { $0.append(recordedRequest) }
         let reply = try await reply(to: request, recordedRequest)
-        if let delay = reply.delay { try await clock.sleep(for: delay) }
-        if let gate = reply.gate { try await gate.pass() }
-        if let error = reply.error { throw error }
-        var fields = try HTTPHeaderFields(reply.headers)
-        for (name, value) in reply.additionalHeaders { try fields.addValue(value, for: name) }
-        let head = HTTPResponseHead(statusCode: reply.status, headerFields: fields)
-        if request.body != nil {
-            request.progress?.reportSent(Int64(body.count), of: Int64(body.count))
-        } else {
-            request.onSent?(.head)
-        }
-        let received = Int64(reply.chunks.reduce(0) { $0 + $1.count })
-        request.progress?.reportReceived(received, of: received)
-        let stream = AsyncThrowingStream<Data, any Error> { continuation in
-            for chunk in reply.chunks { continuation.yield(chunk) }
-            continuation.finish(throwing: reply.bodyError)
-        }
-        return TransportResponse(head: head, body: ResponseBody(stream))
+        var answered = request
+        // The body as read, so that its length is known for progress whatever it was (a stream of unknown length).
+        if request.body != nil { answered.body = UploadSource(data: body) }
+        return try await reply.response(to: answered, clock: clock)
     }
 
     /// The reply of the first stub that matches, else of the fallback, else ``NoMatchingStub``.

@@ -11,6 +11,14 @@ let server = try DemoServer()
 defer { server.stop() }
 Output.line("A local API on \(server.baseURL.absoluteString), started by the demo; every request below goes to it.")
 
+// `netkit-demo --serve`: only the API, for a day or until Ctrl-C, so tests can record HAR fixtures against it
+// (Docs/Testing.md).
+if CommandLine.arguments.contains("--serve") {
+    Output.line("Serving until Ctrl-C (routes in Sources/netkit-demo/DemoRoutes.swift).")
+    try await Task.sleep(for: .seconds(86_400))
+    exit(0)
+}
+
 let demo = Demo(server: server)
 try await demo.typedRequests()
 try await demo.tokenRefresh()
