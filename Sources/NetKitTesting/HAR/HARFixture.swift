@@ -69,7 +69,10 @@ public struct HARFixture: Sendable {
     }
 
     /// The transport of the test running now, when a ``HARFixtureTrait`` gave it one; `nil` elsewhere.
-    @TaskLocal public static var current: HARFixtureTransport?
+    public static var current: HARFixtureTransport? { scoped }
+
+    /// ``current``, set by the trait for the test it runs (task-local: each test sees its own).
+    @TaskLocal static var scoped: HARFixtureTransport?
 }
 
 /// The transport of a ``HARFixture``: it records or it replays, and says which.

@@ -55,7 +55,7 @@ public struct HARFixtureTrait: TestTrait, SuiteTrait, TestScoping {
             directory.appendingPathComponent(Self.relativePath(of: test)), mode: mode, redaction: redaction,
             matchers: matchers)
         let transport = try fixture.makeTransport(live: live)
-        try await HARFixture.$current.withValue(transport) { try await function() }
+        try await HARFixture.$scoped.withValue(transport) { try await function() }
         try await transport.finish()
         if case .replaying(let replay) = transport.role {
             let fixture = transport.fileURL.lastPathComponent

@@ -26,7 +26,7 @@ import NetCore
 /// - a body that ends with an error, or that the caller abandons, is recorded as far as it came, the reason in
 ///   `response.comment`; a transport error before the head is recorded as status 0 with the reason in
 ///   `response.comment`, as browsers record it, and rethrown;
-/// - timings: `send` from the start to the last part the transport reports sent (``TransportRequest/onSent``, still
+/// - timings: `send` from the start to the last part the transport reports sent (`TransportRequest.onSent`, still
 ///   told to the request's own observer), `wait` to the head, `receive` from the head to the body's end;
 ///   `blocked`, `dns`, `connect` and `ssl` are -1 (a transport does not report them).
 ///
@@ -68,7 +68,7 @@ public final class HARRecordingTransport: HTTPTransport {
 
     /// Sends `request` through the wrapped transport and records the exchange; the response body is recorded as
     /// the caller reads it.
-    /// - Throws: what the wrapped transport throws (recorded first); a stream body's ``UploadSourceError``, or a
+    /// - Throws: what the wrapped transport throws (recorded first); a stream body's `UploadSourceError`, or a
     ///   ``HARRecordingError`` when its temporary copy cannot be written, before anything is sent.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let exchange = HARRecorderExchange(recorder: recorder, request: request)

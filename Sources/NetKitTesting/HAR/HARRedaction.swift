@@ -8,7 +8,7 @@ import NetCore
 /// ``standard`` (the default) replaces:
 /// - header values of `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `Authentication-Info`, every
 ///   name that looks secret (`X-API-Key`, anything with `token`, `secret`, `password`, `session`… in it) and every
-///   field the request's ``TransportRequest/credentialFields`` declare (what plugins such as `TokenPlugin` and the
+///   field the request's `TransportRequest.credentialFields` declare (what plugins such as `TokenPlugin` and the
 ///   engine's settings add). A `Cookie` or `Set-Cookie` value keeps its cookie names and attributes
 ///   (`session=REDACTED; Path=/; HttpOnly`), so a fixture still shows which cookies went back and forth;
 /// - query values of the items the request's credential fields declare and of secret-looking names (`api_key`,

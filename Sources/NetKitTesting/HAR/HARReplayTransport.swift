@@ -101,8 +101,11 @@ public final class HARReplayTransport: HTTPTransport {
 
     /// Makes the answers to requests that meet every one of `conditions` misbehave as `fault` says: the first fault
     /// registered whose conditions hold, and that has answers left, applies.
-    /// - Parameter times: How many answers misbehave (`1`: the first fails, a retry gets the recorded answer);
-    ///   `nil`, the default: every one.
+    /// - Parameters:
+    ///   - fault: How the answers misbehave.
+    ///   - conditions: What a request must meet for its answer to misbehave (every request, when there are none).
+    ///   - times: How many answers misbehave (`1`: the first fails, a retry gets the recorded answer); `nil`, the
+    ///     default: every one.
     public func fault(_ fault: StubFault, when conditions: StubCondition..., times: Int? = nil) {
         precondition(times.map { $0 > 0 } ?? true, "A fault applies to at least one answer (times: \(times ?? 0)).")
         state.withLock { $0.faults.append((conditions, fault, times)) }
