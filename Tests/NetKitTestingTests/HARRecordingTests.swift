@@ -89,6 +89,28 @@ struct HARRecordingTests {
         #expect(try !String(decoding: Data(contentsOf: folder.archive), as: UTF8.self).contains("hunter2"))
     }
 
+    @Test("a head told sent only when the answer came counts as waiting, not as sending (URLSession's GET)")
+    func lateSentHead() async throws {
+        /// Tells the head sent at hand-over, after the head arrived, as a transport that cannot see its writes does.
+        struct LateSentTransport: HTTPTransport {
+            func send(_ request: TransportRequest) async throws -> TransportResponse {
+                let headArrived = ContinuousClock.now
+                request.onSent?(.head)
+                return TransportResponse(
+                    head: HTTPResponseHead(statusCode: 204, headerFields: try HTTPHeaderFields([String: String]())),
+                    body: .empty, headReceivedAt: headArrived)
+            }
+        }
+        let folder = Folder()
+        defer { folder.remove() }
+        let recording = HARRecordingTransport(wrapping: LateSentTransport(), to: folder.archive)
+        _ = try await recording.send(try request(.get, "https://api.test/v1")).body.collect(upTo: 0)
+        try await recording.flush()
+        let timings = try #require(try written(folder).log.entries.first?.timings)
+        #expect(timings.send == 0)
+        #expect(timings.wait >= 0)
+    }
+
     @Test("each chunk's size and time after the head are recorded as the caller reads it")
     func chunks() async throws {
         let folder = Folder()

@@ -128,7 +128,9 @@ final class HARRecorderExchange: Sendable {
             state.isOver = true
             let (response, failure) = build(&state)
             let headAt = state.headAt
-            let sentAt = min(state.sentAt ?? started, headAt ?? end)
+            // A transport that cannot see its own writes tells the head sent when the answer comes (URLSession, a
+            // request without a body): then how long sending took is unknown, and the time counts as waiting.
+            let sentAt = state.sentAt.flatMap { sentAt in sentAt < (headAt ?? end) ? sentAt : nil } ?? started
             let timings = HARTimings(
                 send: Self.milliseconds(sentAt - started),
                 wait: Self.milliseconds((headAt ?? end) - sentAt),

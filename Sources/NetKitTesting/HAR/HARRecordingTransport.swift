@@ -35,8 +35,8 @@ import NetCore
 /// is over) and the request goes out with that file as its body (`UploadSource(fileURL:)`, so with a
 /// `Content-Length`).
 ///
-/// Redaction applies to JSON and form bodies of any size, inline or in a file, as they stream (see
-/// ``HARRedaction``); `content.size`, `bodySize` and `_chunks` tell the bytes that came, so a redacted body's text
+/// Redaction applies to bodies of any size, inline or in a file, as they stream: form bodies, and every other body
+/// read as JSON whatever its `Content-Type` says, kept as sent from where it stops being JSON (see ``HARRedaction``); `content.size`, `bodySize` and `_chunks` tell the bytes that came, so a redacted body's text
 /// or file may be shorter or longer than they say.
 ///
 /// A file that cannot be written does not fail the exchange: the entry says what was not kept, and ``flush()``

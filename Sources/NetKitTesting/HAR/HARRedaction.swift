@@ -13,8 +13,9 @@ import NetCore
 ///   (`session=REDACTED; Path=/; HttpOnly`), so a fixture still shows which cookies went back and forth;
 /// - query values of the items the request's credential fields declare and of secret-looking names (`api_key`,
 ///   `access_token`, `X-Amz-Signature`), in the URL, in `queryString` and in a `Location`;
-/// - in JSON bodies (`application/json`, `…+json`), the value of every object member named as in
-///   ``standardJSONFields``, at any depth, and the same names in `application/x-www-form-urlencoded` bodies.
+/// - in JSON bodies (any body that reads as JSON, whatever its `Content-Type`), the value of every object member
+///   named as in ``standardJSONFields``, at any depth, and the same names in `application/x-www-form-urlencoded`
+///   bodies.
 ///
 /// ```swift
 /// let redaction = HARRedaction(headers: ["X-Tenant-Signature"], queryItems: ["sig"], jsonFields: ["pin"])
