@@ -249,6 +249,26 @@ struct DiskCacheStoreTests {
         }
     }
 
+    @Test("a lock let go while the opening waits is taken: a child process's copy of it, between fork and exec")
+    func lockHeldForAMoment() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(at: scratch.url, withIntermediateDirectories: true)
+        // The copy a starting child process holds, let go when the opening says the lock is busy (its first wait).
+        let held = try #require(lockedFile(scratch.path + "/lock"))
+        let descriptor = Lock<Int32?>(held)
+        defer { descriptor.withLock { $0.map(closeFile) } }
+        let logger = NetworkLogger(subsystem: "test", minimumLevel: .debug) { _, line in
+            guard line.contains("asking again") else { return }
+            descriptor.withLock { held in
+                held.map(closeFile)
+                held = nil
+            }
+        }
+        let cache = try ResponseCache(directory: scratch.url, maximumBytes: 1000, logger: logger)
+        #expect(cache.count == 0)
+        #expect(descriptor.withLock { $0 } == nil, "the opening waited for the lock")
+    }
+
     @Test("a path that is a file cannot be a cache directory: a clear error, nothing else")
     func unusableDirectory() throws {
         let scratch = Scratch()

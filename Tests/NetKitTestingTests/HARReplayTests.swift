@@ -247,6 +247,20 @@ struct HARReplayTests {
         #expect(blocked?.kind == .connectionReset)
     }
 
+    @Test("a body file named outside the archive's folder is refused, not read")
+    func bodyFileOutsideFolder() async throws {
+        for file in ["../outside.bin", "/etc/hostname", "bodies/../../outside.bin", "bodies//x.bin"] {
+            var entry = Self.entry("GET", "http://api.test/a")
+            entry.response.content.file = file
+            let replay = HARReplayTransport(
+                archive: HARArchive(log: HARLog(entries: [entry])),
+                baseDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID())"))
+            await #expect(throws: HARReplayError.bodyFileOutsideFolder(file)) {
+                try await replay.send(Self.request("http://api.test/a"))
+            }
+        }
+    }
+
     @Test("the browser export meets the HAR 1.2 schema check, so the check reads real files")
     func browserExportIsValid() throws {
         let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("browser-export.har"))

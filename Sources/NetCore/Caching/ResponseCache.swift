@@ -96,7 +96,8 @@ public final class ResponseCache: Sendable {
     ///   written as they came. Across launches a response answers the same credentials sent through a transport of
     ///   the same type: the instances of a process are gone after it.
     /// - One process at a time: opening a directory another process holds throws
-    ///   ``ResponseCacheError/directoryInUse(path:)``. Within a process, caches opened on one directory share its
+    ///   ``ResponseCacheError/directoryInUse(path:)``, after asking for its lock again for up to a second (a process
+    ///   this one starts holds a copy of the lock for a moment, between its fork and its exec). Within a process, caches opened on one directory share its
     ///   files, bound and order (the bound of the first opened); the directory is let go when the last of them goes.
     ///
     /// - Throws: ``ResponseCacheError/directoryUnusable(path:reason:)`` when the directory cannot be made or used,

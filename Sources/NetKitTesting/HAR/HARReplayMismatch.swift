@@ -52,6 +52,8 @@ public enum HARReplayError: Error, Sendable, Equatable, CustomStringConvertible 
     /// An exchange keeps its body in a file beside the archive (`_file`), but the replay was given the archive as a
     /// value without the folder to find the file in.
     case bodyFileWithoutFolder(String)
+    /// An exchange names a body file (`_file`) outside the archive's folder: an absolute path, or one with `..`.
+    case bodyFileOutsideFolder(String)
 
     /// What is wrong, and what to do.
     public var description: String {
@@ -59,6 +61,9 @@ public enum HARReplayError: Error, Sendable, Equatable, CustomStringConvertible 
         case .bodyFileWithoutFolder(let file):
             "An exchange keeps its body in \(file), beside its archive, but the replay has no folder to look in: "
                 + "create it with HARReplayTransport(contentsOf:) or pass baseDirectory."
+        case .bodyFileOutsideFolder(let file):
+            "An exchange keeps its body in \(file), outside its archive's folder; a replay reads body files only from "
+                + "beside the archive (a relative path without \"..\"). Move the file there and name it relatively."
         }
     }
 }

@@ -194,6 +194,11 @@ public final class HARReplayTransport: HTTPTransport {
         var bodyLength: Int64
         if let file = response.content.file {
             guard let baseDirectory else { throw HARReplayError.bodyFileWithoutFolder(file) }
+            // A HAR can come from anywhere (a browser, a colleague): its bodies are read from beside it, never from
+            // a path that climbs out of its folder or starts from the root.
+            let components = file.split(separator: "/", omittingEmptySubsequences: false)
+            guard !file.hasPrefix("/"), !file.contains("\\"), !components.contains(".."), !components.contains("")
+            else { throw HARReplayError.bodyFileOutsideFolder(file) }
             let url = baseDirectory.appendingPathComponent(file)
             let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
             bodyLength = (attributes[.size] as? NSNumber)?.int64Value ?? 0
