@@ -290,18 +290,9 @@ final class DiskCacheStore: ResponseCacheStore {
         return data
     }
 
-    /// How many times a lock that reads as held is asked for again, ``lockRetryInterval`` apart, before the
-    /// directory counts as another process's: 50, a second in all.
-    static let lockAttempts = 50
-    /// 20 ms.
-    static let lockRetryInterval: Duration = .milliseconds(20)
-
-    /// Makes `directory` if it is missing and takes its lock, returning the lock file's descriptor.
-    ///
-    /// A lock this process let go a moment ago can still read as held: a child process being started (by this
-    /// process, any thread) holds a copy of every descriptor from its fork until its exec closes them, and a
-    /// `flock` lasts while any copy is open. So a held lock is asked for again for up to a second, each wait logged
-    /// at debug level, before the directory is refused as another process's.
+    /// Makes `directory` if it is missing and takes its lock, returning the lock file's descriptor. A lock that
+    /// reads as held is asked for again for up to a second (``FileLock``), each wait logged at debug level, before
+    /// the directory is refused as another process's.
     private static func lock(_ directory: URL, logger: NetworkLogger) throws(ResponseCacheError) -> Int32 {
         let path = directory.path(percentEncoded: false)
         do {
@@ -314,25 +305,16 @@ final class DiskCacheStore: ResponseCacheStore {
         guard descriptor >= 0 else {
             throw .directoryUnusable(path: path, reason: "its lock file cannot be made: \(describe(errno))")
         }
-        var attempt = 1
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            guard code == EWOULDBLOCK, attempt < lockAttempts else {
-                _ = close(descriptor)
-                if code == EWOULDBLOCK { throw .directoryInUse(path: path) }
-                throw .directoryUnusable(path: path, reason: "its lock cannot be taken: \(describe(code))")
-            }
+        let refused = FileLock.acquire(descriptor) { attempt in
             logger.log(
                 .debug,
-                "NetKit's response cache found \(path) locked (attempt \(attempt) of \(lockAttempts)); asking again "
-                    + "in \(lockRetryInterval): a process starting may hold the lock for a moment")
-            attempt += 1
-            let interval = lockRetryInterval.components
-            var wait = timespec(
-                tv_sec: Int(interval.seconds), tv_nsec: Int(interval.attoseconds / 1_000_000_000))
-            var remaining = timespec()
-            while nanosleep(&wait, &remaining) != 0, errno == EINTR { wait = remaining }
+                "NetKit's response cache found \(path) locked (attempt \(attempt) of \(FileLock.attempts)); asking "
+                    + "again in \(FileLock.retryInterval): a process starting may hold the lock for a moment")
+        }
+        if let code = refused {
+            _ = close(descriptor)
+            if code == EWOULDBLOCK { throw .directoryInUse(path: path) }
+            throw .directoryUnusable(path: path, reason: "its lock cannot be taken: \(describe(code))")
         }
         return descriptor
     }

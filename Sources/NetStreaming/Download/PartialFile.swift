@@ -10,6 +10,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import NetCore
 import NetKitDigest
 
 /// The file a download writes into until it is complete: it only carries out what ``DownloadStateMachine`` decides.
@@ -40,9 +41,9 @@ final class PartialFile {
         let path = url.path(percentEncoded: false)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .failed(operation: "open", reason: describe(errno)) }
-        // Two downloads writing one partial file would interleave their bytes: the second is refused at once.
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
+        // Two downloads writing one partial file would interleave their bytes: the second is refused (after a second
+        // at most, in case the holder is a process being started that has not closed its copy yet).
+        if let code = FileLock.acquire(descriptor) {
             _ = closeDescriptor(descriptor)
             throw .failed(
                 operation: "lock",
