@@ -241,14 +241,8 @@ public final class StubTransport: HTTPTransport {
     ///   ``StubFault`` before the head (`.connectionReset`, `.timedOut`); `NetworkError.invalidHeader(name:)` for
     ///   reply headers a server could not send.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let body = try Self.read(request.body)
-        // A body is read whole, so the head and the body are sent at once; a head without a body is told sent when
-        // the answer comes, as URLSession and AsyncHTTPClient tell it (neither sees such a head written).
-        if request.body != nil {
-            request.onSent?(.head)
-            request.onSent?(.body(bytes: Int64(body.count)))
-        }
-        let recordedRequest = RecordedRequest(head: request.head, body: body, hasBody: request.body != nil)
+        let recordedRequest = try Self.receive(request)
+        let body = recordedRequest.body
         recorded.withLock { $0.append(recordedRequest) }
         let reply = try await reply(to: request, recordedRequest)
         var answered = request
@@ -278,6 +272,18 @@ public final class StubTransport: HTTPTransport {
         }
         registry.withLock { $0.unmatched.append(recorded) }
         throw NoMatchingStub(method: request.method, url: LogRedaction.target(request.head), stubCount: stubs.count)
+    }
+
+    /// `request` as a server receives it: its body read whole, and, for a request with a body, the head and the body
+    /// told sent at once (a head without a body is told sent when the answer comes, as URLSession and
+    /// AsyncHTTPClient tell it: neither sees such a head written). The replay transport receives requests so too.
+    static func receive(_ request: TransportRequest) throws -> RecordedRequest {
+        let body = try read(request.body)
+        if request.body != nil {
+            request.onSent?(.head)
+            request.onSent?(.body(bytes: Int64(body.count)))
+        }
+        return RecordedRequest(head: request.head, body: body, hasBody: request.body != nil)
     }
 
     private static func read(_ body: UploadSource?) throws -> Data {

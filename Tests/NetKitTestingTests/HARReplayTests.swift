@@ -162,10 +162,10 @@ struct HARReplayTests {
         let chunks = try await Self.collect(plain.send(Self.request("http://api.test/events")))
         #expect(chunks.map { String(decoding: $0, as: UTF8.self) } == events)
 
-        let clock = RecordingClock()
+        let clock = StubFaultTests.TestClock()
         let timed = HARReplayTransport(archive: archive, replaysTiming: true, clock: clock)
         _ = try await Self.collect(timed.send(Self.request("http://api.test/events")))
-        #expect(clock.sleeps == [.milliseconds(40), .milliseconds(5), .milliseconds(245), .milliseconds(1000)])
+        #expect(clock.waits == [.milliseconds(40), .milliseconds(5), .milliseconds(245), .milliseconds(1000)])
     }
 
     @Test("a fault misbehaves on the replayed answer it is given to")
@@ -350,25 +350,5 @@ struct HARReplayTests {
         #expect(!replaying.isRecording)
         let again = try await Self.collect(replaying.send(Self.request("http://api.test/a")))
         #expect(again.reduce(Data(), +) == Data("first".utf8))
-    }
-}
-
-/// A clock that records what it is asked to sleep and returns at once.
-final class RecordingClock: Clock, @unchecked Sendable {
-    // @unchecked: `recorded` is only touched under `lock`.
-    private let lock = NSLock()
-    private var recorded: [Duration] = []
-    private var instant = ContinuousClock.now
-
-    var now: ContinuousClock.Instant { lock.withLock { instant } }
-    var minimumResolution: Duration { .nanoseconds(1) }
-    var sleeps: [Duration] { lock.withLock { recorded } }
-
-    func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
-        try Task.checkCancellation()
-        lock.withLock {
-            recorded.append(deadline - instant)
-            instant = deadline
-        }
     }
 }

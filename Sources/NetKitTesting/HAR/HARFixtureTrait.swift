@@ -26,18 +26,18 @@ import Testing
 /// code under test catches the error; a recording writes the file when the test ends.
 public struct HARFixtureTrait: TestTrait, SuiteTrait, TestScoping {
     /// The folder of the fixtures.
-    public let directory: URL
+    let directory: URL
     /// The fixtures' mode (`NETKIT_HAR_MODE` overrides it).
-    public let mode: HARMode
+    let mode: HARMode
     /// What recordings hide.
-    public let redaction: HARRedaction
+    let redaction: HARRedaction
     /// What replayed requests must agree with recorded ones on.
-    public let matchers: [HARMatcher]
+    let matchers: [HARMatcher]
     /// Whether a replay that leaves a recorded exchange unused fails the test: the code no longer makes a request
     /// the fixture holds.
-    public let expectsEveryExchange: Bool
+    let expectsEveryExchange: Bool
     /// Makes the transport to record from.
-    public let live: (@Sendable () -> any HTTPTransport)?
+    let live: (@Sendable () -> any HTTPTransport)?
 
     /// Applies to every test of a suite it is given to.
     public var isRecursive: Bool { true }

@@ -37,18 +37,18 @@ public struct HARRedaction: Sendable, Equatable {
     public static let standard = HARRedaction()
 
     /// Header names redacted besides the standard ones and the request's credential fields, ASCII-lowercased.
-    public private(set) var headers: Set<String>
+    private(set) var headers: Set<String>
     /// Query item names redacted besides the request's credential fields and secret-looking names, lowercased and
     /// percent-decoded.
-    public private(set) var queryItems: Set<String>
+    private(set) var queryItems: Set<String>
     /// JSON (and form) field names redacted, lowercased: ``standardJSONFields`` and your own.
-    public private(set) var jsonFields: Set<String>
+    private(set) var jsonFields: Set<String>
     /// Header names recorded as they are although they would be redacted, ASCII-lowercased.
-    public private(set) var keptHeaders: Set<String> = []
+    private(set) var keptHeaders: Set<String> = []
     /// Query item names recorded as they are although they would be redacted, lowercased and percent-decoded.
-    public private(set) var keptQueryItems: Set<String> = []
+    private(set) var keptQueryItems: Set<String> = []
     /// JSON (and form) field names recorded as they are although they would be redacted, lowercased.
-    public private(set) var keptJSONFields: Set<String> = []
+    private(set) var keptJSONFields: Set<String> = []
 
     /// The standard redaction plus your own names; every name compares case-insensitively.
     /// - Parameters:

@@ -125,12 +125,8 @@ public final class HARReplayTransport: HTTPTransport {
     /// - Throws: ``HARReplayMismatch`` for a request nothing answers (strict replay); the fault's error; the live
     ///   transport's, when the request passes through.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let body = try Self.read(request.body)
-        if request.body != nil {
-            request.onSent?(.head)
-            request.onSent?(.body(bytes: Int64(body.count)))
-        }
-        let recorded = StubTransport.RecordedRequest(head: request.head, body: body, hasBody: request.body != nil)
+        let recorded = try StubTransport.receive(request)
+        let body = recorded.body
         guard let index = claimEntry(for: recorded) else {
             state.withLock { $0.unmatched.append(recorded) }
             switch unmatched {
@@ -260,12 +256,5 @@ public final class HARReplayTransport: HTTPTransport {
                 HARReplayMismatch.Nearest(
                     index: index, method: entry.request.method, url: entry.request.url, differences: differences)
             })
-    }
-
-    private static func read(_ body: UploadSource?) throws -> Data {
-        guard let body else { return Data() }
-        if let data = body.inMemoryData { return data }
-        guard let reader = try? body.makeReader() else { throw NetworkError.uploadStreamConsumed }
-        return try StreamReader.readAll(reader)
     }
 }
