@@ -48,8 +48,9 @@ import NIOHTTP1
 public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnThreads {
     /// The client requests go through.
     public let client: HTTPClient
-    /// Set when the transport created the client: it is shut down when the last user is gone.
-    private let owned: OwnedClient?
+    /// Set when the transport created the client: the clients it made (this one, and one per proxy and HTTP
+    /// version requests ask for), shut down when the last user is gone.
+    let clients: ConnectionClients?
     /// Whether the client decompresses bodies (its configuration's `decompression`); `nil` for a client passed in,
     /// whose configuration cannot be read.
     private let clientDecodes: Bool?
@@ -91,9 +92,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
     ) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
-        let client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
-        self.client = client
-        self.owned = OwnedClient(client)
+        let clients = ConnectionClients(configuration: configuration, eventLoopGroup: eventLoopGroup)
+        self.client = clients.base.client
+        self.clients = clients
         self.clientDecodes = if case .disabled = configuration.decompression { false } else { true }
     }
 
@@ -105,14 +106,14 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
     /// the engine's credential, cookie and cache rules.
     public init(client: HTTPClient) {
         self.client = client
-        self.owned = nil
+        self.clients = nil
         self.clientDecodes = nil
     }
 
     /// Shuts the transport's own client down now, failing requests still running; does nothing for a client you
     /// passed in, or a second time. Optional: the client is shut down anyway when the transport goes away.
     public func shutdown() async throws {
-        try await owned?.shutdown()
+        try await clients?.shutdown()
     }
 
     /// Sends `request`; returns when the response head has arrived, or, when the request's
@@ -127,9 +128,17 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         let head = request.head
+        // Asked again here for a caller that bypasses the engine: nothing leaves with less than it asked for.
+        if let connection = request.connection, let refusal = unsupportedSetting(in: connection, for: head) {
+            throw refusal
+        }
+        let (client, owned) = try client(for: request.connection)
         var outgoing = HTTPClientRequest(url: HeadConversion.urlString(of: head))
         outgoing.method = HeadConversion.method(head.method)
         outgoing.headers = HeadConversion.headers(of: head.headerFields)
+        if let tls = request.connection?.tls {
+            outgoing.tlsConfiguration = try Self.tlsConfiguration(for: tls)
+        }
         let upload = try Self.attachBody(
             request.body, progress: request.progress, onSent: request.onSent, to: &outgoing)
         // Counted from now for a body in memory; a streamed body's idle timer starts with the body instead.
@@ -138,7 +147,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
         let response: HTTPClientResponse
         do {
             response = try await execute(
-                outgoing, deadline: deadline, idleTimeout: request.idleTimeout, upload: upload,
+                outgoing, on: client, deadline: deadline, idleTimeout: request.idleTimeout, upload: upload,
                 authority: head.authority)
         } catch {
             // No head, so the transfer is over: the caller must find the body's files closed.
@@ -158,6 +167,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
                     + "create it with redirectConfiguration: .disallow so that NetKit decides each hop")
         }
         let headReceivedAt = ContinuousClock.now
+        let protocolVersion = HTTPProtocolVersion(major: response.version.major, minor: response.version.minor)
         // AsyncHTTPClient's request API says nothing of its writes: the answer proves the head went out, and a body
         // in memory with it (written in one piece); a streamed body's pump tells its own end.
         if let upload {
@@ -167,6 +177,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
             if let length = request.body?.length { onSent(.body(bytes: length)) }
         }
         let responseHead = HeadConversion.responseHead(status: response.status, headers: response.headers)
+        func answer(_ body: ResponseBody) -> TransportResponse {
+            var answer = TransportResponse(head: responseHead, body: body, headReceivedAt: headReceivedAt)
+            answer.protocolVersion = protocolVersion
+            return answer
+        }
         let progress = request.progress
         let expectedLength = progress == nil ? nil : responseHead.declaredContentLength
         let coding = codingRoad(for: responseHead, headers: response.headers, method: head.method)
@@ -180,8 +195,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
             if limits.refusesAtHead(responseHead, method: head.method) {
                 // The body cannot fit: the caller refuses the head, and dropping the body cancels the transfer.
                 upload?.close()
-                return TransportResponse(
-                    head: responseHead, body: .empty, headReceivedAt: headReceivedAt)
+                return answer(.empty)
             }
             let data: Data
             let limit = limits.limit(forStatus: responseHead.statusCode)
@@ -211,14 +225,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
                 if failure is CancellationError { throw failure }
                 // The head came: it is the answer, with a body that fails where it broke, as on the streamed road
                 // (the engine then sees a body cut short, not a request left unanswered that it might send again).
-                return TransportResponse(
-                    head: responseHead,
-                    body: ResponseBody(AsyncThrowingStream { $0.finish(throwing: failure) }),
-                    headReceivedAt: headReceivedAt)
+                return answer(ResponseBody(AsyncThrowingStream { $0.finish(throwing: failure) }))
             }
             upload?.close()
-            return TransportResponse(
-                head: responseHead, body: ResponseBody(data: data), headReceivedAt: headReceivedAt)
+            return answer(ResponseBody(data: data))
         }
 
         let chunks = ResponseChunks(
@@ -232,7 +242,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
             body = ResponseBody(
                 InflatingChunks(base: body, layers: layers, host: HeadConversion.host(ofAuthority: head.authority)))
         }
-        return TransportResponse(head: responseHead, body: body, headReceivedAt: headReceivedAt)
+        return answer(body)
     }
 
     /// What to do with the response's content codings (see ``CodingRoad``): nothing for a body without one.
@@ -269,6 +279,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
     /// last byte, without an answer).
     private func execute(
         _ request: HTTPClientRequest,
+        on client: HTTPClient,
         deadline: NIODeadline,
         idleTimeout: Duration?,
         upload: UploadPump?,
@@ -277,7 +288,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
         guard let upload, let idle = idleTimeout, idle > .zero else {
             return try await client.execute(request, deadline: deadline)
         }
-        let client = self.client
         return try await withThrowingTaskGroup(of: HTTPClientResponse?.self) { group in
             group.addTask { try await client.execute(request, deadline: .distantFuture) }
             group.addTask {

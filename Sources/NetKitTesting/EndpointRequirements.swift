@@ -71,6 +71,7 @@ public struct EndpointRequirements: Sendable, CustomStringConvertible {
         Requirement(name: "allowsResponseDecoderOverride", type: "Bool", defaultValue: "true"),
         Requirement(name: "timeout", type: "Duration?", defaultValue: "nil: the engine's"),
         Requirement(name: "idleTimeout", type: "Duration?", defaultValue: "nil: the transport's"),
+        Requirement(name: "connection", type: "ConnectionSettings?", defaultValue: "nil: the engine's"),
         Requirement(name: "plugins", type: "[any Plugin]", defaultValue: "[]"),
         Requirement(name: "requestMethod", type: "HTTPRequestMethod", defaultValue: "the method"),
         Requirement(name: "isIdempotent", type: "Bool", defaultValue: "the method's idempotency"),
@@ -127,6 +128,7 @@ public struct EndpointRequirements: Sendable, CustomStringConvertible {
         _ = request.allowsResponseDecoderOverride
         _ = request.timeout
         _ = request.idleTimeout
+        _ = request.connection
         _ = request.plugins
         _ = request.requestMethod
         _ = request.isIdempotent

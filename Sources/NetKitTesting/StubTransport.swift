@@ -141,6 +141,9 @@ public final class StubTransport: HTTPTransport {
         public let body: Data
         /// Whether the request had a body at all (an empty one counts).
         public let hasBody: Bool
+        /// The connection settings it was sent with (`TransportRequest.connection`, the proxy environment
+        /// already read for its URL); `nil`: the transport's defaults.
+        public var connection: ConnectionSettings? = nil
 
         /// The method.
         public var method: HTTPRequestMethod { head.method }
@@ -236,6 +239,14 @@ public final class StubTransport: HTTPTransport {
 
     // MARK: Sending
 
+    /// Accepts every connection setting: a stub connects nowhere. The request keeps them
+    /// (`TransportRequest.connection`, in ``requests``) for a test to read.
+    public func unsupportedSetting(in connection: ConnectionSettings, for head: HTTPRequestHead)
+        -> UnsupportedConnectionSettingError?
+    {
+        nil
+    }
+
     /// Records `request` and answers with the first matching stub's reply, else the script's or closure's.
     /// - Throws: the reply's error; ``NoMatchingStub`` for a request nothing answers; `TransportError` for a
     ///   ``StubFault`` before the head (`.connectionReset`, `.timedOut`); `NetworkError.invalidHeader(name:)` for
@@ -283,7 +294,9 @@ public final class StubTransport: HTTPTransport {
             request.onSent?(.head)
             request.onSent?(.body(bytes: Int64(body.count)))
         }
-        return RecordedRequest(head: request.head, body: body, hasBody: request.body != nil)
+        var recorded = RecordedRequest(head: request.head, body: body, hasBody: request.body != nil)
+        recorded.connection = request.connection
+        return recorded
     }
 
     private static func read(_ body: UploadSource?) throws -> Data {

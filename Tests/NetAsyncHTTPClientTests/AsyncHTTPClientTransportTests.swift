@@ -211,13 +211,16 @@ struct AsyncHTTPClientTransportTests {
 
     @Test(
         "HTTP/2 over TLS where the server offers it, HTTP/1.1 where it does not",
+        .enabled(if: TestCertificateAuthority.opensslPath != nil, "needs openssl: apt-get install openssl"),
         arguments: [
             (["h2", "http/1.1"], "HTTP/2.0"), (["http/1.1"], "HTTP/1.1"),
         ])
     func negotiatesVersion(offered: [String], expected: String) async throws {
-        let server = try await TLSVersionServer.start(offering: offered)
+        let authority = try TestCertificateAuthority()
+        defer { authority.remove() }
+        let server = try await TLSVersionServer.start(offering: offered, authority: authority)
         var configuration = AsyncHTTPClientTransport.defaultConfiguration
-        configuration.tlsConfiguration = try TLSVersionServer.trustingTLSConfiguration()
+        configuration.tlsConfiguration = try TLSVersionServer.trustingTLSConfiguration(authority)
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         let response = try await transport.send(try get(URL(string: "https://127.0.0.1:\(server.port)/version")!))
         #expect(try await text(response) == expected)

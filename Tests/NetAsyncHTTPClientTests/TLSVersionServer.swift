@@ -4,16 +4,20 @@ import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
+import LoopbackServer
 
 /// A TLS server on 127.0.0.1 that offers the given ALPN protocols (`h2`, `http/1.1`) and answers every request
-/// with the HTTP version it arrived over, so a test can see what a client negotiated.
+/// with the HTTP version it arrived over, so a test can see what a client negotiated. Its certificate is issued at
+/// run time by a throw-away ``TestCertificateAuthority``: no key is committed.
 struct TLSVersionServer {
     let channel: any Channel
     let port: Int
 
-    static func start(offering protocols: [String]) async throws -> TLSVersionServer {
-        let certificate = try NIOSSLCertificate(bytes: Array(TestCertificate.certificatePEM.utf8), format: .pem)
-        let key = try NIOSSLPrivateKey(bytes: Array(TestCertificate.privateKeyPEM.utf8), format: .pem)
+    static func start(offering protocols: [String], authority: TestCertificateAuthority) async throws
+        -> TLSVersionServer
+    {
+        let certificate = try NIOSSLCertificate(bytes: Array(authority.serverCertificatePEM.utf8), format: .pem)
+        let key = try NIOSSLPrivateKey(bytes: Array(authority.serverKeyPEM.utf8), format: .pem)
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
         configuration.applicationProtocols = protocols
@@ -36,11 +40,11 @@ struct TLSVersionServer {
         return TLSVersionServer(channel: channel, port: channel.localAddress?.port ?? 0)
     }
 
-    /// The client configuration that trusts this server's certificate.
-    static func trustingTLSConfiguration() throws -> TLSConfiguration {
+    /// The client configuration that trusts `authority`, and so this server's certificate.
+    static func trustingTLSConfiguration(_ authority: TestCertificateAuthority) throws -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.trustRoots = .certificates([
-            try NIOSSLCertificate(bytes: Array(TestCertificate.certificatePEM.utf8), format: .pem)
+            try NIOSSLCertificate(bytes: Array(authority.caCertificatePEM.utf8), format: .pem)
         ])
         return configuration
     }

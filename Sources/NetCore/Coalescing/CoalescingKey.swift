@@ -13,6 +13,7 @@ package struct CoalescingKey: Sendable, Hashable {
     package var path: String
     package var headerFields: HTTPHeaderFields
     package var idleTimeout: Duration?
+    package var connection: ConnectionSettings?
     package var partition: CredentialPartition
 
     /// The key of `request` of `partition`, or `nil` when it may not share a call: only `GET` and `HEAD` without a
@@ -28,6 +29,7 @@ package struct CoalescingKey: Sendable, Hashable {
             fields.contains(where: { request.isCorrelationHeader($0.name) })
             ? HTTPHeaderFields(fields.filter { !request.isCorrelationHeader($0.name) }) : fields
         idleTimeout = request.idleTimeout
+        connection = request.connection
         self.partition = partition()
     }
 }

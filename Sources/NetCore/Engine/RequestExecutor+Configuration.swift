@@ -127,6 +127,11 @@ extension RequestExecutor {
         /// ``RedirectPolicy``). Up to 10 hops, never `https` to `http`, nothing but
         /// ``RedirectPolicy/crossOriginFields`` to another origin, by default.
         public var redirectPolicy = RedirectPolicy.default
+        /// How connections are made: TLS (trusted roots, client identity, minimum version, pins), the proxy (one of
+        /// your own, or the `HTTP_PROXY`/`HTTPS_PROXY`/`NO_PROXY` environment read the same on every transport), the
+        /// HTTP version. The transport's own settings by default. A transport that cannot apply a setting fails the
+        /// request with ``UnsupportedConnectionSettingError`` before anything is sent (see ``ConnectionSettings``).
+        public var connection = ConnectionSettings()
         /// How the caller sees the errors the engine ends with (a facade may speak other types).
         package var presentation = ErrorPresentation.native
 

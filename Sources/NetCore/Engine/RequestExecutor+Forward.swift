@@ -49,6 +49,7 @@ extension RequestExecutor {
         if request.idleTimeout == nil { request.idleTimeout = configuration.builder.idleTimeout }
         let plugins = pluginList(adding: [])
         declareCredentials(in: &request, plugins: plugins)
+        request.connection = connectionSettings(request.connection)
         let mayRepeat =
             request.isReplayable
             && RetryPolicy.allowsRepeating(

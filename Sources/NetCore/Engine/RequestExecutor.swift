@@ -257,6 +257,7 @@ public struct RequestExecutor: Sendable {
     ) -> RoadPlan {
         let plugins = pluginList(adding: request.plugins)
         declareCredentials(in: &built, plugins: plugins)
+        built.connection = connectionSettings(request.connection)
         let safeToRepeat =
             request.allowsRetry && built.isReplayable
             && RetryPolicy.allowsRepeating(
@@ -276,6 +277,13 @@ public struct RequestExecutor: Sendable {
             body: body,
             credentialGuard: credentialGuard(for: built, baseURL: baseURL, ownFields: request)
         )
+    }
+
+    /// The connection settings a request takes: its own, or the engine's; `nil` when they are the transport's
+    /// defaults, so that the road has nothing to ask the transport.
+    func connectionSettings(_ own: ConnectionSettings?) -> ConnectionSettings? {
+        let settings = own ?? configuration.connection
+        return settings.isTransportDefault ? nil : settings
     }
 
     /// Marks the fields of `request` that carry a credential: the standard ones, the engine's and the plugins'.

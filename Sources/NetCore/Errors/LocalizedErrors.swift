@@ -21,3 +21,13 @@ extension CookieError: LocalizedError {
     /// The same sentence as `description`.
     public var errorDescription: String? { description }
 }
+
+extension UnsupportedConnectionSettingError: LocalizedError {
+    /// The same sentence as `description`.
+    public var errorDescription: String? { description }
+}
+
+extension ConnectionSettingError: LocalizedError {
+    /// The same sentence as `description`.
+    public var errorDescription: String? { description }
+}

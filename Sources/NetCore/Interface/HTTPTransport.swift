@@ -18,7 +18,35 @@
 ///   stops the transfer when the consumer stops reading;
 /// - it never follows a redirect: each `3xx` comes back as it was sent, `Location`, `Set-Cookie` and body included,
 ///   for the engine to decide the hop (``RedirectPolicy``).
+/// - it applies the request's ``TransportRequest/connection`` settings, or refuses them in
+///   ``unsupportedSetting(in:for:)``, which the engine asks before it sends: never a connection with less than was
+///   asked for.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns once the response head is known.
     func send(_ request: TransportRequest) async throws -> TransportResponse
+
+    /// The first of `connection`'s settings this transport cannot apply to a request for `head`, as the error the
+    /// request fails with before anything is sent; `nil` when it applies them all. The engine asks for every attempt
+    /// whose settings are not the transport's defaults, with the proxy environment already read for the URL.
+    ///
+    /// The default refuses every setting that is not the transport's default: a transport applies settings only
+    /// once it says which it can.
+    func unsupportedSetting(in connection: ConnectionSettings, for head: HTTPRequestHead)
+        -> UnsupportedConnectionSettingError?
+}
+
+extension HTTPTransport {
+    /// Refuses the first setting that is not the transport's default, naming the transport's type.
+    public func unsupportedSetting(in connection: ConnectionSettings, for head: HTTPRequestHead)
+        -> UnsupportedConnectionSettingError?
+    {
+        connection.requestedSettings.first.map {
+            UnsupportedConnectionSettingError(
+                $0, transport: String(describing: Self.self),
+                reason: "this transport does not say which connection settings it applies",
+                alternative:
+                    "URLSessionTransport and AsyncHTTPClientTransport apply what they can (Docs/Security.md); a transport of your own implements unsupportedSetting(in:for:)."
+            )
+        }
+    }
 }

@@ -71,6 +71,17 @@ public struct TransportRequest: Sendable {
             storage.idleTimeout = newValue
         }
     }
+    /// How the connection is made (TLS, the proxy, the HTTP version); `nil` (the default): the transport's own
+    /// settings. The engine sets it from the configuration or the endpoint, with the proxy environment already read
+    /// for this URL, after asking the transport whether it can apply it
+    /// (``HTTPTransport/unsupportedSetting(in:for:)``); a transport applies it or fails before sending anything.
+    public var connection: ConnectionSettings? {
+        get { storage.connection }
+        set {
+            makeUnique()
+            storage.connection = newValue
+        }
+    }
     /// The name of the operation the request performs, such as an OpenAPI `operationId` (NetOpenAPI sets it), so
     /// that plugins, logs, metrics and traces can tell operations apart without parsing paths; `nil` for a request
     /// that names none. Transports ignore it: it is never sent.
@@ -139,6 +150,7 @@ public struct TransportRequest: Sendable {
         var wholeBody: WholeBodyLimits?
         var idleTimeout: Duration?
         var operationID: String?
+        var connection: ConnectionSettings?
         /// `nil`: ``CredentialFields/standard``, which every request shares, left unreferenced until someone reads it
         /// (a reference taken by every request is an atomic write to memory that every core contends for).
         var credentialFields: CredentialFields?
@@ -157,6 +169,7 @@ public struct TransportRequest: Sendable {
             copy.wholeBody = wholeBody
             copy.idleTimeout = idleTimeout
             copy.operationID = operationID
+            copy.connection = connection
             copy.credentialFields = credentialFields
             copy.correlationHeaderNames = correlationHeaderNames
             copy.cookiesFromJar = cookiesFromJar
@@ -217,7 +230,7 @@ extension TransportRequest: CustomReflectable {
             children: [
                 "head": shown, "body": body as Any, "progress": progress as Any, "wholeBody": wholeBody as Any,
                 "idleTimeout": idleTimeout as Any, "operationID": operationID as Any,
-                "credentialFields": credentialFields,
+                "credentialFields": credentialFields, "connection": connection as Any,
             ])
     }
 }

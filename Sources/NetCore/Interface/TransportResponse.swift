@@ -18,6 +18,9 @@ public struct TransportResponse: Sendable {
         get { headArrival.instant }
         set { headArrival = MonotonicInstant(newValue) }
     }
+    /// The HTTP version the response came over; `nil` when the transport cannot tell (URLSession on Linux, whose
+    /// libcurl keeps it to itself).
+    public var protocolVersion: HTTPProtocolVersion?
     /// ``headReceivedAt``, stored as a value of known size (see ``MonotonicInstant``).
     package var headArrival: MonotonicInstant
 

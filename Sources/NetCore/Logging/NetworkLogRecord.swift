@@ -43,6 +43,8 @@ public struct NetworkLogRecord: Sendable, Equatable {
     public var url: String?
     /// The response's status code, when one arrived.
     public var statusCode: Int?
+    /// The HTTP version the response came over, when the transport can tell (``Event/response`` records).
+    public var protocolVersion: HTTPProtocolVersion?
     /// The attempt, from 1.
     public var attempt: Int?
     /// How long the attempt (for ``Event/response``) or the request (for ``Event/failure`` and

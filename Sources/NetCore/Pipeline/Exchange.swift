@@ -27,7 +27,9 @@ package struct Exchange: Sendable {
 
     /// The response as plugins see it.
     package var received: ReceivedResponse {
-        ReceivedResponse(
+        var received = ReceivedResponse(
             head: response.head, body: data, isBodyTruncated: isTruncated, url: response.url, request: request.head)
+        received.protocolVersion = response.protocolVersion
+        return received
     }
 }

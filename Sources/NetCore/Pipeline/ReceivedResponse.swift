@@ -15,6 +15,8 @@ public struct ReceivedResponse: Sendable {
     public let body: Data?
     /// Whether ``body`` holds only the beginning of a longer body.
     public let isBodyTruncated: Bool
+    /// The HTTP version the response came over (`HTTP/1.1`, `HTTP/2`); `nil` when the transport cannot tell.
+    public internal(set) var protocolVersion: HTTPProtocolVersion?
     /// Where the URL comes from: parsed only when someone asks for it.
     package let origin: ResponseOrigin
 

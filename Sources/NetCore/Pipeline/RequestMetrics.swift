@@ -48,6 +48,9 @@ public struct RequestMetrics: Sendable, Equatable {
         get { ended?.instant }
         set { ended = newValue.map(MonotonicInstant.init) }
     }
+    /// The HTTP version the last response head came over (`HTTP/1.1`, `HTTP/2`); `nil` when the transport cannot
+    /// tell (URLSession on Linux) or no head came.
+    public var protocolVersion: HTTPProtocolVersion?
     /// The number of attempts sent: retries, the resend after a token refresh and plugin-requested attempts included.
     public var attempts: Int
     /// Every wait before a retry, in order.

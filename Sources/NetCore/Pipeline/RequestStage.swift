@@ -138,6 +138,13 @@ package struct Road: Sendable {
         case .body:
             var request = request
             body.prepare(&request)
+            if let settings = request.connection {
+                // Read for this hop's URL (the proxy environment) and asked of the transport before anything goes
+                // out: a setting it cannot apply fails the request rather than letting it leave with less.
+                let resolved = try settings.resolved(for: request.url)
+                if let refusal = transport.unsupportedSetting(in: resolved, for: request.head) { throw refusal }
+                request.connection = resolved
+            }
             // The slot is the attempt's: a transparent resend below keeps it, and it is given back however the step
             // ends. A `stream`'s body is read after the road, by its caller: its slot is free once the head is here.
             // Without a queue this is a nil check, no lock and no allocation.
@@ -163,7 +170,9 @@ package struct Road: Sendable {
                     }
                     // Whatever the transport read of such a body, another reader would have framed it differently.
                     try response.head.checkFraming(host: request.head.host)
-                    state.recordHead(at: response.headArrival, status: response.head.statusCode)
+                    state.recordHead(
+                        at: response.headArrival, status: response.head.statusCode,
+                        protocolVersion: response.protocolVersion)
                     var exchange = Exchange(request: request, response: response)
                     try await body.read(&exchange)
                     return exchange

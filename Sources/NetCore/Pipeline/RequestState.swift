@@ -238,9 +238,10 @@ package final class RequestState: Sendable {
     /// Notes the arrival of a response head of `status`; the transport's later reports of what it sent are not
     /// told (it tells them before the head).
     @inline(never)
-    func recordHead(at instant: MonotonicInstant, status: Int) {
+    func recordHead(at instant: MonotonicInstant, status: Int, protocolVersion: HTTPProtocolVersion? = nil) {
         values.withLock { values in
             values.metrics.headArrival = instant
+            values.metrics.protocolVersion = protocolVersion
             values.sending = .closed
         }
         // Told now, not at the transport's arrival instant: what the transport told before it handed the head over

@@ -155,9 +155,11 @@ public struct LoggingPlugin: Plugin {
             let size =
                 response.body.map { Self.size($0.count) } ?? (context.isStreaming ? "streaming" : "body not read")
             let elapsed = ContinuousClock.now - context.startedAt
+            let version = response.protocolVersion.map { " over \($0)" } ?? ""
             var received = record(.debug, .response, request, context: context) {
-                "← \(response.statusCode) \($0) \(size) in \(milliseconds(elapsed))"
+                "← \(response.statusCode) \($0) \(size) in \(milliseconds(elapsed))\(version)"
             }
+            received.protocolVersion = response.protocolVersion
             received.statusCode = response.statusCode
             received.duration = elapsed
             return received

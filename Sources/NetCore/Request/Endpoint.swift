@@ -129,6 +129,9 @@ public protocol Endpoint {
     /// where a whole-request ``timeout`` would end a healthy stream. Measured by NetKit to the millisecond. Defaults
     /// to `nil`: the engine's (``RequestBuilder/idleTimeout``), if any, and the transport's own.
     var idleTimeout: Duration? { get }
+    /// How this request's connection is made (TLS, the proxy, the HTTP version), replacing the engine's
+    /// ``RequestExecutor/Configuration/connection`` as a whole. Defaults to `nil`: the engine's.
+    var connection: ConnectionSettings? { get }
     /// Plugins for this request only; they run after the engine's plugins of the same priority. Defaults to none.
     var plugins: [any Plugin] { get }
     /// Whether sending the request twice has the same effect as sending it once, so that the retry policy may
@@ -246,6 +249,11 @@ extension Endpoint {
     /// No idle timeout of its own.
     public var idleTimeout: Duration? {
         EndpointDefaults.noteDefault("idleTimeout")
+        return nil
+    }
+    /// The engine's connection settings.
+    public var connection: ConnectionSettings? {
+        EndpointDefaults.noteDefault("connection")
         return nil
     }
     /// No plugins of its own.

@@ -101,6 +101,16 @@ public final class HARFixtureTransport: HTTPTransport {
         return false
     }
 
+    /// What the recording's live transport refuses; nothing for a replay.
+    public func unsupportedSetting(in connection: ConnectionSettings, for head: HTTPRequestHead)
+        -> UnsupportedConnectionSettingError?
+    {
+        switch role {
+        case .recording(let recorder): recorder.unsupportedSetting(in: connection, for: head)
+        case .replaying(let replay): replay.unsupportedSetting(in: connection, for: head)
+        }
+    }
+
     /// Sends `request` to the recording or the replay.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         switch role {

@@ -66,6 +66,13 @@ public final class HARRecordingTransport: HTTPTransport {
     /// The exchanges finished so far, redacted, in the order they started (those still running are not in it).
     public var archive: HARArchive { recorder.archive }
 
+    /// What the wrapped transport refuses: recording changes nothing about the connection.
+    public func unsupportedSetting(in connection: ConnectionSettings, for head: HTTPRequestHead)
+        -> UnsupportedConnectionSettingError?
+    {
+        transport.unsupportedSetting(in: connection, for: head)
+    }
+
     /// Sends `request` through the wrapped transport and records the exchange; the response body is recorded as
     /// the caller reads it.
     /// - Throws: what the wrapped transport throws (recorded first); a stream body's `UploadSourceError`, or a

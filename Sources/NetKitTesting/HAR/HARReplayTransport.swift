@@ -121,6 +121,14 @@ public final class HARReplayTransport: HTTPTransport {
         return zip(archive.log.entries, answered).filter { $0.1 == 0 }.map(\.0)
     }
 
+    /// Accepts every connection setting: a replay connects nowhere (a request passed through to a live transport
+    /// is checked by that transport when it sends it).
+    public func unsupportedSetting(in connection: ConnectionSettings, for head: HTTPRequestHead)
+        -> UnsupportedConnectionSettingError?
+    {
+        nil
+    }
+
     /// Answers `request` from the first matching exchange.
     /// - Throws: ``HARReplayMismatch`` for a request nothing answers (strict replay); the fault's error; the live
     ///   transport's, when the request passes through.

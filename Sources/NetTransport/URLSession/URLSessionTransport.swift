@@ -174,6 +174,16 @@ public actor URLSessionTransport: HTTPTransport {
         session.finishTasksAndInvalidate()
     }
 
+    /// Refuses, before anything is sent, each connection setting URLSession cannot apply (see
+    /// Docs/Security.md): on Linux every TLS setting, a proxy of your own, HTTP/1.1 only, and a direct connection
+    /// while libcurl would read a proxy from the environment.
+    public nonisolated func unsupportedSetting(in connection: ConnectionSettings, for head: HTTPRequestHead)
+        -> UnsupportedConnectionSettingError?
+    {
+        URLSessionConnectionSupport.unsupportedSetting(
+            in: connection, scheme: head.scheme, environment: ProcessInfo.processInfo.environment)
+    }
+
     /// Sends `request`; returns when the response head has arrived, with the body streaming in.
     ///
     /// A request whose `TransportRequest.wholeBody` is set (`send` sets it) returns when the transfer has ended
@@ -190,6 +200,10 @@ public actor URLSessionTransport: HTTPTransport {
     public nonisolated func send(_ request: TransportRequest) async throws -> TransportResponse {
         if let untrustedDelegateType {
             throw UnsupportedServerTrust(delegateType: untrustedDelegateType, host: request.head.host)
+        }
+        // Asked again here for a caller that bypasses the engine: nothing leaves with less than it asked for.
+        if let connection = request.connection, let refusal = unsupportedSetting(in: connection, for: request.head) {
+            throw refusal
         }
         try Task.checkCancellation()
         let (task, upload, resend) = try makeTask(for: request)

@@ -41,7 +41,9 @@ struct CoalescingStage: Sendable {
         exchange.request = own
         if !started {
             state.emit(.coalesced)
-            state.recordHead(at: shared.response.headArrival, status: shared.response.head.statusCode)
+            state.recordHead(
+                at: shared.response.headArrival, status: shared.response.head.statusCode,
+                protocolVersion: shared.response.protocolVersion)
             if let data = shared.data {
                 state.recordReceived(data.count)
                 request.progress?.reportReceived(Int64(data.count), of: Int64(data.count))
