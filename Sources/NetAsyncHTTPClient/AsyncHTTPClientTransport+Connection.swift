@@ -17,7 +17,7 @@ extension AsyncHTTPClientTransport {
             UnsupportedConnectionSettingError(
                 setting, transport: "AsyncHTTPClientTransport", reason: reason, alternative: alternative)
         }
-        if !connection.tls.pins.isEmpty {
+        if !connection.tls(for: head).pins.isEmpty {
             return refuse(
                 .certificatePins,
                 "AsyncHTTPClient offers no hook into certificate verification "

@@ -136,8 +136,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
         var outgoing = HTTPClientRequest(url: HeadConversion.urlString(of: head))
         outgoing.method = HeadConversion.method(head.method)
         outgoing.headers = HeadConversion.headers(of: head.headerFields)
-        if let tls = request.connection?.tls {
-            outgoing.tlsConfiguration = try Self.tlsConfiguration(for: tls)
+        if let connection = request.connection {
+            outgoing.tlsConfiguration = try Self.tlsConfiguration(for: connection.tls(for: head))
         }
         let upload = try Self.attachBody(
             request.body, progress: request.progress, onSent: request.onSent, to: &outgoing)

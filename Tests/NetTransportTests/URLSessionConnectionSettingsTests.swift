@@ -45,6 +45,24 @@ struct URLSessionConnectionSettingsTests {
         ),
     ]
 
+    static func head(_ scheme: String, host: String = "api.example.com") throws -> HTTPRequestHead {
+        try HTTPRequestHead(url: URL(string: "\(scheme)://\(host)/")!)
+    }
+
+    @Test("TLS settings bear on https alone, and pins on their own hosts: nothing else is refused for them")
+    func onlyWhatBears() throws {
+        let pinned = ConnectionSettings(tls: TLSSettings(trustedRoots: .only([Self.certificate]), pins: [Self.pin]))
+        let transport = URLSessionTransport()
+        #expect(transport.unsupportedSetting(in: pinned, for: try Self.head("http")) == nil, "no TLS on http")
+        var pinsOnly = ConnectionSettings()
+        pinsOnly.tls.pins = [Self.pin]
+        #expect(transport.unsupportedSetting(in: pinsOnly, for: try Self.head("https", host: "cdn.example.net")) == nil)
+        #if canImport(FoundationNetworking)
+        #expect(transport.unsupportedSetting(in: pinsOnly, for: try Self.head("https"))?.setting == .certificatePins)
+        #expect(transport.unsupportedSetting(in: pinned, for: try Self.head("https"))?.setting == .trustedRoots)
+        #endif
+    }
+
     #if canImport(FoundationNetworking)
     @Test("on Linux each TLS, proxy and HTTP-version setting is refused with why and what applies it")
     func refusals() throws {
@@ -73,28 +91,30 @@ struct URLSessionConnectionSettingsTests {
     }
 
     @Test("a direct connection is refused while libcurl would read a proxy variable for the scheme, and only then")
-    func directAgainstTheEnvironment() {
+    func directAgainstTheEnvironment() throws {
         let direct = ConnectionSettings(proxy: .direct)
-        #expect(URLSessionConnectionSupport.unsupportedSetting(in: direct, scheme: "https", environment: [:]) == nil)
+        #expect(
+            URLSessionConnectionSupport.unsupportedSetting(in: direct, for: try Self.head("https"), environment: [:])
+                == nil)
         #expect(
             URLSessionConnectionSupport.unsupportedSetting(
-                in: direct, scheme: "https", environment: ["https_proxy": ""]) == nil, "empty is unset")
+                in: direct, for: try Self.head("https"), environment: ["https_proxy": ""]) == nil, "empty is unset")
         // libcurl ignores an upper-case HTTP_PROXY (httpoxy); it reads every other spelling.
         #expect(
             URLSessionConnectionSupport.unsupportedSetting(
-                in: direct, scheme: "http", environment: ["HTTP_PROXY": "http://p:1"]) == nil)
+                in: direct, for: try Self.head("http"), environment: ["HTTP_PROXY": "http://p:1"]) == nil)
         for (scheme, variable) in [
             ("http", "http_proxy"), ("https", "https_proxy"), ("https", "HTTPS_PROXY"), ("http", "all_proxy"),
             ("https", "ALL_PROXY"),
         ] {
             let refusal = URLSessionConnectionSupport.unsupportedSetting(
-                in: direct, scheme: scheme, environment: [variable: "http://proxy.example:1"])
+                in: direct, for: try Self.head(scheme), environment: [variable: "http://proxy.example:1"])
             #expect(refusal?.setting == .proxy, "\(scheme) \(variable)")
             #expect(refusal?.description.contains(variable) == true, "\(refusal.map(String.init(describing:)) ?? "")")
         }
         #expect(
             URLSessionConnectionSupport.unsupportedSetting(
-                in: direct, scheme: "http", environment: ["https_proxy": "http://p:1"]) == nil)
+                in: direct, for: try Self.head("http"), environment: ["https_proxy": "http://p:1"]) == nil)
     }
 
     @Test("a refused request never reaches the server, through the engine or sent directly, and is not retried")
@@ -103,7 +123,9 @@ struct URLSessionConnectionSettingsTests {
         defer { server.stop() }
         let transport = URLSessionTransport()
         var configuration = RequestExecutor.Configuration()
-        configuration.connection.tls.pins = [Self.pin]
+        configuration.connection.tls.pins = [
+            try CertificatePin(host: "127.0.0.1", sha256: Self.pin.sha256)
+        ]
         configuration.defaultRetryPolicy = RetryPolicy(maxRetryCount: 2, delay: 0)
         struct Get: Endpoint {
             typealias Response = Data
@@ -111,15 +133,16 @@ struct URLSessionConnectionSettingsTests {
             var method: HTTPMethod { .get }
         }
         let executor = RequestExecutor(transport: transport, configuration: configuration)
+        // https to a plain server: had anything gone out, the server would have seen a connection.
         let error = try await #require(throws: UnsupportedConnectionSettingError.self) {
-            _ = try await executor.send(Get(), baseURL: server.baseURL)
+            _ = try await executor.send(Get(), baseURL: URL(string: "https://127.0.0.1:\(server.port)")!)
         }
         #expect(error.setting == .certificatePins)
 
         var direct = TransportRequest(head: try HTTPRequestHead(url: server.baseURL.appending(path: "direct")))
         direct.connection = ConnectionSettings(httpVersion: .http1Only)
         await #expect(throws: UnsupportedConnectionSettingError.self) { _ = try await transport.send(direct) }
-        #expect(server.requestCount == 0)
+        #expect(server.acceptedConnections == 0)
     }
     #endif
 

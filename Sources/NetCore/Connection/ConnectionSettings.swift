@@ -52,6 +52,18 @@ public struct ConnectionSettings: Sendable, Hashable, CustomStringConvertible {
         return settings
     }
 
+    /// The TLS settings that bear on a request for `head`: none for a URL that is not `https` (no TLS to apply them
+    /// to), and only the pins whose pattern matches its host. A transport that cannot apply TLS settings refuses
+    /// only these: a pin for another host costs this request nothing.
+    package func tls(for head: HTTPRequestHead) -> TLSSettings {
+        guard head.scheme.lowercased() == "https" else { return TLSSettings() }
+        guard !tls.pins.isEmpty else { return tls }
+        var relevant = tls
+        let host = head.host
+        relevant.pins = tls.pins.filter { $0.matches(host: host) }
+        return relevant
+    }
+
     /// The settings a request to `url` is sent with: the proxy environment read for it (``ProxySettings/route(for:)``).
     /// - Throws: ``ConnectionSettingError`` when the environment names a proxy that is not a valid address.
     package func resolved(for url: URL?) throws -> ConnectionSettings {

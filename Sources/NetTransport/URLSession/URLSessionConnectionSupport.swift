@@ -32,10 +32,11 @@ package struct URLSessionConnectionSupport {
         return own + ["all_proxy", "ALL_PROXY"]
     }
 
-    /// The refusal of the first setting of `connection` a request of `scheme` cannot have, given the process's
-    /// `environment`; `nil` when there is none.
+    /// The refusal of the first setting of `connection` a request for `head` cannot have, given the process's
+    /// `environment`; `nil` when there is none. TLS settings count only for an `https` URL, pins only for their
+    /// hosts.
     package static func unsupportedSetting(
-        in connection: ConnectionSettings, scheme: String, environment: [String: String]
+        in connection: ConnectionSettings, for head: HTTPRequestHead, environment: [String: String]
     ) -> UnsupportedConnectionSettingError? {
         let asyncHTTPClient = "AsyncHTTPClientTransport (package trait AsyncHTTPClient) applies it"
         func refuse(_ setting: UnsupportedConnectionSettingError.Setting, _ reason: String, _ alternative: String)
@@ -44,7 +45,7 @@ package struct URLSessionConnectionSupport {
             UnsupportedConnectionSettingError(
                 setting, transport: transportName, reason: reason, alternative: alternative)
         }
-        let tls = connection.tls
+        let tls = connection.tls(for: head)
         if tls.trustedRoots != .system {
             #if canImport(FoundationNetworking)
             return refuse(
@@ -114,7 +115,7 @@ package struct URLSessionConnectionSupport {
             return nil
         case .direct:
             #if canImport(FoundationNetworking)
-            let set = libcurlProxyVariables(forScheme: scheme).filter { !(environment[$0] ?? "").isEmpty }
+            let set = libcurlProxyVariables(forScheme: head.scheme).filter { !(environment[$0] ?? "").isEmpty }
             guard let variable = set.first else { return nil }
             return refuse(
                 .proxy,

@@ -181,7 +181,7 @@ public actor URLSessionTransport: HTTPTransport {
         -> UnsupportedConnectionSettingError?
     {
         URLSessionConnectionSupport.unsupportedSetting(
-            in: connection, scheme: head.scheme, environment: ProcessInfo.processInfo.environment)
+            in: connection, for: head, environment: ProcessInfo.processInfo.environment)
     }
 
     /// Sends `request`; returns when the response head has arrived, with the body streaming in.
