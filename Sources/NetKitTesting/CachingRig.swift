@@ -58,16 +58,6 @@ final class CachingRig: Sendable {
         }
     }
 
-    /// Waits for `condition` to hold, polling every 10 ms for at most `limit`: whether it came to hold.
-    func eventually(within limit: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return true
-    }
-
     /// `fields` with their names lowercased, for lookups that do not depend on how a transport spells them.
     private static func lowercased(_ fields: [String: String]) -> [String: String] {
         Dictionary(fields.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })

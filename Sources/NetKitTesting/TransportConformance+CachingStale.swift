@@ -40,13 +40,15 @@ extension TransportConformance {
             "RFC 5861 §3: within stale-while-revalidate the stored response should answer at once, before its "
                 + "validation is answered; got \(stale.text.debugDescription)"
                 + (validationAnswered.withLock({ $0 }) ? " only after the validation was answered" : ""))
-        let validated = await rig.eventually {
-            rig.server.requests.contains { $0.header("If-None-Match") == #""v1""# }
-        }
+        // Signalled by the server's count, within the check's time limit: how soon a background task runs depends on
+        // how busy the machine is (a fixed 10 s once ran out in the full trait suite).
+        try await context.await(
+            .requests, atLeast: 2, on: rig.server,
+            "RFC 5861 §3: the background validation (If-None-Match: \"v1\") never reached the server; it saw "
+                + "\(rig.count("GET /swr")) GET /swr")
         try context.expect(
-            validated,
-            "RFC 5861 §3: the background validation (If-None-Match: \"v1\") did not reach the server within 10 s; "
-                + "it saw \(rig.count("GET /swr")) GET /swr")
+            rig.server.requests.contains { $0.header("If-None-Match") == #""v1""# },
+            "RFC 5861 §3: the second request was not the background validation (If-None-Match: \"v1\")")
     }
 
     /// RFC 5861 §4: a response stale at once but within its `stale-if-error` window answers in place of a 503, and
