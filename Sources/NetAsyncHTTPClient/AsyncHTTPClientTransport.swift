@@ -51,6 +51,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
     /// Set when the transport created the client: the clients it made (this one, and one per proxy and HTTP
     /// version requests ask for), shut down when the last user is gone.
     let clients: ConnectionClients?
+    /// The BoringSSL configurations of the TLS settings requests asked for, shared by the transport's copies.
+    private let tlsConfigurations = TLSConfigurations()
     /// Whether the client decompresses bodies (its configuration's `decompression`); `nil` for a client passed in,
     /// whose configuration cannot be read.
     private let clientDecodes: Bool?
@@ -137,7 +139,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport, ReadsRequestBodiesOnOwnTh
         outgoing.method = HeadConversion.method(head.method)
         outgoing.headers = HeadConversion.headers(of: head.headerFields)
         if let connection = request.connection {
-            outgoing.tlsConfiguration = try Self.tlsConfiguration(for: connection.tls(for: head))
+            outgoing.tlsConfiguration = try tlsConfigurations.configuration(for: connection.tls(for: head))
         }
         let upload = try Self.attachBody(
             request.body, progress: request.progress, onSent: request.onSent, to: &outgoing)

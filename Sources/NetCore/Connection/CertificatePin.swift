@@ -65,7 +65,7 @@ public struct CertificatePin: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether this pin applies to `host` (any case, a trailing dot ignored, an IPv6 address with or without
     /// brackets).
-    public func matches(host: String) -> Bool {
+    package func matches(host: String) -> Bool {
         // Compared as bytes: the patterns are ASCII names in practice, and bytes have no canonical equivalence that
         // could make a name end in `.example.com` without its bytes doing so.
         let normalized = Self.normalized(host)

@@ -1,5 +1,5 @@
 /// The HTTP version a response came over: what ALPN negotiated over TLS, HTTP/1.1 otherwise.
-public enum HTTPProtocolVersion: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum HTTPProtocolVersion: String, Sendable, Hashable, CustomStringConvertible {
     /// HTTP/1.0.
     case http10 = "HTTP/1.0"
     /// HTTP/1.1.

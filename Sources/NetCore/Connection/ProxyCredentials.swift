@@ -23,7 +23,7 @@ public struct ProxyCredentials: Sendable, Hashable, CustomStringConvertible, Cus
 
     /// The `Proxy-Authorization` value, `Basic ` and the Base64 of `username:password` in UTF-8 (RFC 7617), which
     /// is what curl and Go's net/http send for credentials in a proxy URL.
-    public var basicAuthorization: String {
+    package var basicAuthorization: String {
         "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
     }
 

@@ -8,7 +8,7 @@ import Foundation
 /// `net/http.ProxyFromEnvironment` uses), so that one environment sends NetKit, Go tools and the like through the
 /// same proxies and exempts the same hosts.
 ///
-/// The values are kept as text and read when a request asks (``proxy(for:)``), so a malformed value fails the
+/// The values are kept as text and read when a request asks (``ProxySettings/route(for:)``), so a malformed value fails the
 /// requests it applies to with a ``ConnectionSettingError`` naming the variable, instead of being dropped silently
 /// as Go drops it.
 ///
@@ -67,7 +67,7 @@ public struct ProxyEnvironment: Sendable, Hashable, CustomStringConvertible, Cus
     /// - Throws: ``ConnectionSettingError`` whose setting is `HTTP_PROXY` or `HTTPS_PROXY` when the value that applies
     ///   is not a proxy NetKit can use (see ``ProxyServer/settings(fromURL:)``); only when the request would use it,
     ///   so a broken `HTTPS_PROXY` does not stop requests to `localhost` or to hosts `NO_PROXY` lists.
-    public func proxy(for url: URL) throws -> ProxySettings? {
+    package func proxy(for url: URL) throws -> ProxySettings? {
         let url = url.absoluteURL
         let value: String?
         let variable: String

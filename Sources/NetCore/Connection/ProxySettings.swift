@@ -28,7 +28,7 @@ public enum ProxySettings: Sendable, Hashable {
     }
 
     /// What a request to `url` uses: `.direct`, `.http` or `.socks5`, never `.environment`, which is resolved here
-    /// with ``ProxyEnvironment/proxy(for:)``. An explicit `.http` or `.socks5` applies to every URL, `localhost`
+    /// with Go's `(*httpproxy.Config).ProxyFunc()` rules (``ProxyEnvironment``). An explicit `.http` or `.socks5` applies to every URL, `localhost`
     /// included, as an explicitly set proxy does in Go and curl.
     ///
     /// - Throws: ``ConnectionSettingError`` naming `HTTP_PROXY` or `HTTPS_PROXY` when the environment names a proxy

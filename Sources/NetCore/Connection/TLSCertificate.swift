@@ -46,7 +46,7 @@ public struct TLSCertificate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The certificate as a PEM block, 64 base64 characters to a line.
-    public var pem: String {
+    package var pem: String {
         PEMBlock(label: "CERTIFICATE", der: der).text
     }
 

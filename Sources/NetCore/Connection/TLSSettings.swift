@@ -36,7 +36,7 @@ public struct TLSSettings: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether every setting is the transport's default.
-    public var isDefault: Bool {
+    package var isDefault: Bool {
         trustedRoots == .system && clientIdentity == nil && minimumVersion == nil && pins.isEmpty
     }
 

@@ -7,12 +7,4 @@ public enum TrustedRoots: Sendable, Hashable {
     /// These roots alone: a server whose chain leads anywhere else is refused, however public its CA. Pinning a
     /// private CA this way works on every transport that takes roots, where SPKI pins may not.
     case only([TLSCertificate])
-
-    /// The roots added to or replacing the system's; empty for ``system``.
-    public var certificates: [TLSCertificate] {
-        switch self {
-        case .system: []
-        case .systemAnd(let roots), .only(let roots): roots
-        }
-    }
 }

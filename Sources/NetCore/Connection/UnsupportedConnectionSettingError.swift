@@ -11,7 +11,7 @@
 public struct UnsupportedConnectionSettingError: Error, NonRetriableError, Sendable, Equatable, CustomStringConvertible
 {
     /// A connection setting, as this error names it.
-    public enum Setting: String, Sendable, Hashable, CaseIterable {
+    public enum Setting: String, Sendable, Hashable {
         /// ``TLSSettings/trustedRoots``.
         case trustedRoots = "trusted roots"
         /// ``TLSSettings/clientIdentity``.

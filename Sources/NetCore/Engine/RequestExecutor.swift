@@ -282,8 +282,9 @@ public struct RequestExecutor: Sendable {
     /// The connection settings a request takes: its own, or the engine's; `nil` when they are the transport's
     /// defaults, so that the road has nothing to ask the transport.
     func connectionSettings(_ own: ConnectionSettings?) -> ConnectionSettings? {
-        let settings = own ?? configuration.connection
-        return settings.isTransportDefault ? nil : settings
+        if let own { return own.isTransportDefault ? nil : own }
+        // Asked in place: the defaults, every request's case, cost no copy of the settings.
+        return configuration.connection.isTransportDefault ? nil : configuration.connection
     }
 
     /// Marks the fields of `request` that carry a credential: the standard ones, the engine's and the plugins'.

@@ -143,7 +143,7 @@ package struct Road: Sendable {
                 // out: a setting it cannot apply fails the request rather than letting it leave with less.
                 let resolved = try settings.resolved(for: request.url)
                 if let refusal = transport.unsupportedSetting(in: resolved, for: request.head) { throw refusal }
-                request.connection = resolved
+                if case .environment = settings.proxy { request.connection = resolved }
             }
             // The slot is the attempt's: a transparent resend below keeps it, and it is given back however the step
             // ends. A `stream`'s body is read after the road, by its caller: its slot is free once the head is here.

@@ -36,7 +36,8 @@ package struct URLSessionConnectionSupport {
     /// `environment`; `nil` when there is none. TLS settings count only for an `https` URL, pins only for their
     /// hosts.
     package static func unsupportedSetting(
-        in connection: ConnectionSettings, for head: HTTPRequestHead, environment: [String: String]
+        in connection: ConnectionSettings, for head: HTTPRequestHead,
+        environment: @autoclosure () -> [String: String]
     ) -> UnsupportedConnectionSettingError? {
         let asyncHTTPClient = "AsyncHTTPClientTransport (package trait AsyncHTTPClient) applies it"
         func refuse(_ setting: UnsupportedConnectionSettingError.Setting, _ reason: String, _ alternative: String)
@@ -115,6 +116,8 @@ package struct URLSessionConnectionSupport {
             return nil
         case .direct:
             #if canImport(FoundationNetworking)
+            // Read only here: copying the process's environment is the one cost of this check.
+            let environment = environment()
             let set = libcurlProxyVariables(forScheme: head.scheme).filter { !(environment[$0] ?? "").isEmpty }
             guard let variable = set.first else { return nil }
             return refuse(
