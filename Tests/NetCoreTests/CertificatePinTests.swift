@@ -1,6 +1,5 @@
 import Foundation
 import NetCore
-import LoopbackServer
 import NetKitDigest
 import Testing
 
@@ -500,17 +499,29 @@ extension CertificatePinTests {
                 in: directory)
         }
 
-        /// Runs `executable` in `directory` (bounded, as every harness program); its standard output, or an error
-        /// with its standard error.
+        /// Runs `executable` in `directory`, its input empty; its standard output, or an error with its standard error.
         @discardableResult
         static func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> String {
-            let result = try HarnessProcess.run(executable, arguments, in: directory)
-            guard result.succeeded else {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.currentDirectoryURL = directory
+            process.standardInput = FileHandle.nullDevice
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            // Read both before waiting: a full pipe would block the child. stderr is small (openssl's progress dots).
+            let text = output.fileHandleForReading.readDataToEndOfFile()
+            let problems = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
                 throw Failure(
                     description: "\(executable) \(arguments.joined(separator: " ")) exited with "
-                        + "\(result.status): \(result.errorText)")
+                        + "\(process.terminationStatus): \(String(decoding: problems, as: UTF8.self))")
             }
-            return result.outputText
+            return String(decoding: text, as: UTF8.self)
         }
     }
 

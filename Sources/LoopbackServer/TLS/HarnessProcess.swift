@@ -48,20 +48,18 @@ package enum HarnessProcess {
         return nil
     }
 
-    /// Runs `executable` with `arguments` to its end (in `directory`, when given), collecting what it prints, and
-    /// returns however it exited.
+    /// Runs `executable` with `arguments` to its end, collecting what it prints, and returns however it exited.
     ///
     /// Standard input is `/dev/null`. A program still running after `timeout` is sent SIGTERM, then SIGKILL, and
     /// ``TLSHarnessError/commandTimedOut(command:after:output:)`` is thrown.
     /// - Throws: ``TLSHarnessError/toolMissing(tool:installHint:)`` when `executable` cannot be started,
     ///   ``TLSHarnessError/commandTimedOut(command:after:output:)``.
     package static func run(
-        _ executable: String, _ arguments: [String], in directory: URL? = nil, timeout: Duration = .seconds(60)
+        _ executable: String, _ arguments: [String], timeout: Duration = .seconds(60)
     ) throws(TLSHarnessError) -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.currentDirectoryURL = directory
         process.environment = childEnvironment
         process.standardInput = FileHandle.nullDevice
         let output = Pipe()
