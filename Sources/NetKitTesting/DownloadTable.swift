@@ -314,10 +314,12 @@ package enum DownloadTable {
         },
         row(
             "a cancelled task saves its state; the next call resumes",
-            "cancelled, complete; asked: whole → 200, bytes=N- → 206; sent ≤ 300000 + one read"
+            "cancelled, complete; asked: whole → 200, the rest from at least the bytes on disk at the cancel → 206 "
+                + "(416 when nothing is missing); sent ≤ 300000 + one read"
         ) { rig in
             // Cancelled from its progress once 100,000 bytes are on disk: how many more arrive depends on the
-            // transport's reads, so the line says the resume asked for what was on disk and re-fetched nothing.
+            // transport's reads (a transport that cannot stop at once has what it still receives written after the
+            // call), so the line says the resume asked from no earlier than the bytes on disk and re-fetched nothing.
             let task = Task {
                 try await rig.executor.download(
                     FileRequest(retries: 0), baseURL: rig.baseURL, to: rig.destination,
@@ -338,11 +340,18 @@ package enum DownloadTable {
             let onDisk = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? -1
             let second = await rig.attempt()
             let seen = rig.resource.requests
-            let resumedAtDisk = seen.count == 2 && seen[1].range == "bytes=\(onDisk)-" && seen[1].status == 206
-            let asked = resumedAtDisk ? "whole → 200, bytes=N- → 206" : seen.map { "\($0.range ?? "whole")" }.joined()
-            let sentOK = rig.resource.bodyBytesSent - seen[0].bodyBytesSent + onDisk == DownloadTable.byteCount
+            let resumedFrom = seen.count == 2 ? seen[1].range.flatMap { Int($0.dropFirst(6).dropLast()) } : nil
+            let resumedAtDisk =
+                resumedFrom.map { $0 >= onDisk && onDisk >= 100_000 } == true && [206, 416].contains(seen[1].status)
+            let asked =
+                resumedAtDisk
+                ? "whole → 200, the rest from at least the bytes on disk at the cancel → 206 (416 when nothing is missing)"
+                : seen.map { "\($0.range ?? "whole") → \($0.status)" }.joined(separator: ", ")
+            let sentOK = resumedFrom.map {
+                rig.resource.bodyBytesSent - seen[0].bodyBytesSent + $0 == DownloadTable.byteCount
+            }
             return "\(first), \(second); asked: \(asked); sent "
-                + (sentOK ? "≤ 300000 + one read" : "\(rig.resource.bodyBytesSent)")
+                + (sentOK == true ? "≤ 300000 + one read" : "\(rig.resource.bodyBytesSent)")
         },
     ]
 

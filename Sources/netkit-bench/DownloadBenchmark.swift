@@ -226,7 +226,8 @@ struct DownloadBenchmark {
         let isLast: Bool
         let planned: Int?
 
-        var overlap: Int? { onDisk.map { max(0, $0 - start) } }
+        /// Bytes sent for offsets already on disk (none for a response without a body, such as a 416).
+        var overlap: Int? { onDisk.map { min(seen.bodyBytesSent, max(0, $0 - start)) } }
         var lost: Int? { written.map { seen.bodyBytesSent - $0 } }
         var how: String {
             if cutByServer { return "server reset" }

@@ -216,7 +216,9 @@ struct ChunkQueueStateMachineTests {
         #expect(machine.peakSpilledBytes <= 150)
     }
 
-    @Test("a writer that falls behind holds at most writeAhead bytes: one more fails the body (memory + writeAhead)")
+    @Test(
+        "a writer that falls behind holds at most writeAhead bytes: one more ends the body, after what it holds (memory + writeAhead)"
+    )
     func writerBehind() {
         let machine = Self.machine(memory: 100, writeAhead: 300)
         #expect(machine.push(Self.bytes(0, 100)) == (.kept, Effects()))
@@ -225,10 +227,30 @@ struct ChunkQueueStateMachineTests {
         // The writer is stuck making the file: every later byte waits in memory for it.
         #expect(machine.push(Self.bytes(300, 100)) == (.kept, Effects()))
         #expect(machine.push(Self.bytes(400, 1)) == (.failed, Effects(over: true, stopTransfer: true)))
-        #expect(Self.spillFailed(machine.nextRead(mayWait: true)))
+        #expect(machine.push(Self.bytes(400, 1)) == (.refused, Effects()))
         #expect(machine.peakMemoryBytes + Int(machine.peakSpilledBytes) <= 100 + 300)
+        // What arrived before is still delivered, in order: memory, then what the late file is given; then the error.
+        #expect(machine.nextRead(mayWait: true) == .chunk(Self.bytes(0, 100)))
+        // Not taken by the writer yet: handed over from memory.
+        #expect(machine.nextRead(mayWait: true) == .chunk(Self.bytes(100, 200)))
+        #expect(machine.nextRead(mayWait: true) == .chunk(Self.bytes(300, 100)))
+        #expect(Self.spillFailed(machine.nextRead(mayWait: true)))
         // The file made late is closed at once.
         #expect(machine.writerDidOpen(.success(())) == Effects())
+        #expect(machine.nextWriterAction() == .close)
+    }
+
+    @Test("a write that fails after the producer's clean end fails the body: it never ends as if whole")
+    func writeFailsAfterEnd() {
+        let machine = Self.machine(memory: 10)
+        #expect(machine.push(Self.bytes(0, 20)) == (.kept, Effects(startWriter: true)))
+        #expect(machine.finish(throwing: nil) == Effects(over: true))
+        #expect(machine.nextWriterAction() == .open)
+        #expect(machine.writerDidOpen(.success(())) == Effects())
+        #expect(machine.nextWriterAction() == .write([Self.bytes(0, 20)], at: 0))
+        #expect(machine.nextRead(mayWait: true) == .wait)
+        let effects = machine.writerDidWrite(.failure(.spillFailed(reason: "no space left")))
+        #expect(effects.wake.map(Self.spillFailed) == true)
         #expect(machine.nextWriterAction() == .close)
     }
 
@@ -384,20 +406,20 @@ struct ChunkQueueStateMachineTests {
                 _ = $0.push(bytes(100, 300))
             }, chunk: 701, push: .failed, effects: Effects(over: true, stopTransfer: true), held: (0, 0)),
         PushRow(
-            name: "the disk fell behind (past the write-ahead): the body fails now",
+            name: "the disk fell behind (past the write-ahead): the body takes no more, keeping what it holds",
             setup: {
                 _ = $0.push(bytes(0, 100))
                 _ = $0.push(bytes(100, 300))
-            }, chunk: 1, push: .failed, effects: Effects(over: true, stopTransfer: true), held: (0, 0)),
+            }, chunk: 1, push: .failed, effects: Effects(over: true, stopTransfer: true), held: (100, 300)),
         PushRow(
-            name: "the disk fell behind with a batch being written: the body fails; the batch counts until it is done",
+            name: "the disk fell behind with a batch being written: the body takes no more, keeping what it holds",
             setup: {
                 _ = $0.push(bytes(0, 100))
                 _ = $0.push(bytes(100, 300))
                 _ = $0.nextWriterAction()
                 _ = $0.writerDidOpen(.success(()))
                 _ = $0.nextWriterAction()
-            }, chunk: 1, push: .failed, effects: Effects(over: true, stopTransfer: true), held: (0, 300)),
+            }, chunk: 1, push: .failed, effects: Effects(over: true, stopTransfer: true), held: (100, 300)),
         PushRow(
             name: "without a spill: the body fails past the memory bound", spill: 0,
             setup: { _ = $0.push(bytes(0, 100)) }, chunk: 1, push: .failed,

@@ -34,6 +34,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
     private let abandonment: Abandonment?
     /// How the consumer sees the error the body ends with.
     private var presentation = ErrorPresentation.native
+    /// Whether a cancelled consumer stops the transfer but leaves what arrived for the next one
+    /// (``keepingArrivals()``).
+    private var keepsArrivals = false
 
     /// Wraps a stream of chunks produced by a transport (it ends as the stream ends).
     public init(_ chunks: AsyncThrowingStream<Data, any Error>) {
@@ -206,6 +209,23 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     /// The same body, its errors shown as `presentation` says (EKNetwork's facade shows transport failures as
     /// `URLError`).
+    /// This body, read so that a consumer whose task is cancelled stops the transfer (once) but drops nothing: what
+    /// the transport's buffer holds, and what still arrives until the transport has stopped, stays for a new iterator
+    /// to read to the end. A download writes those bytes rather than ask the server for them again: URLSession on
+    /// Linux cannot stop a fast transfer until its work queue gets to the cancellation, and reads on meanwhile.
+    ///
+    /// Only a body the transport pushes into NetKit's buffer has bytes to keep; any other body is returned as it is
+    /// (``keepsArrivalsWhenCancelled`` tells which).
+    package func keepingArrivals() -> ResponseBody {
+        guard case .queue = source else { return self }
+        var body = self
+        body.keepsArrivals = true
+        return body
+    }
+
+    /// Whether a cancelled consumer of this body leaves what arrived for a new iterator (``keepingArrivals()``).
+    package var keepsArrivalsWhenCancelled: Bool { keepsArrivals }
+
     package func presenting(_ presentation: ErrorPresentation) -> ResponseBody {
         var body = self
         body.presentation = presentation
@@ -220,7 +240,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
             case .queue(let queue): .queue(queue)
             case .sequence(let sequence): .sequence(sequence.makeAsyncIterator())
             }
-        return AsyncIterator(base: base, guardian: abandonment.map(IterationGuard.init), presentation: presentation)
+        return AsyncIterator(
+            base: base, guardian: abandonment.map(IterationGuard.init), presentation: presentation,
+            keepsArrivals: keepsArrivals)
     }
 
     /// Iterates the chunks of a ``ResponseBody``.
@@ -234,6 +256,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
         var base: Base
         let guardian: IterationGuard?
         let presentation: ErrorPresentation
+        let keepsArrivals: Bool
 
         /// The next chunk, or `nil` at the end of the body.
         /// - Throws: `CancellationError` when the consuming task was cancelled before the body ended.
@@ -250,7 +273,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
                     base = .data(nil)
                     chunk = data
                 case .queue(let queue):
-                    chunk = try await queue.next(isolation: actor)
+                    // A consumer that keeps up never waits, so it would never see its cancellation inside the queue.
+                    if keepsArrivals, Task.isCancelled { throw CancellationError() }
+                    chunk = try await queue.next(isolation: actor, keepingArrivals: keepsArrivals)
                 case .sequence(var iterator):
                     chunk = try await iterator.next(isolation: actor)
                     base = .sequence(iterator)
@@ -269,7 +294,13 @@ public struct ResponseBody: AsyncSequence, Sendable {
                 where Task.isCancelled && (error is CancellationError || (error as? TransportError)?.kind == .cancelled)
             {
                 // The consumer was cancelled: the transfer must stop now, not when the body is released.
-                guardian?.abandon()
+                if keepsArrivals, case .queue(let queue) = base {
+                    // What arrived stays for the next iterator, which reads to the end once the transfer stops.
+                    guardian?.reachedEnd()
+                    queue.stopProducer()
+                } else {
+                    guardian?.abandon()
+                }
                 throw CancellationError()
             } catch {
                 guardian?.reachedEnd()

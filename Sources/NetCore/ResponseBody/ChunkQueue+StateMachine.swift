@@ -189,26 +189,50 @@ extension ChunkQueue {
                 peakMemoryBytes = max(peakMemoryBytes, memory.bytes)
                 return (.kept, Effects())
             }
-            if let error = refusal(ofSpilling: chunk.count) { return (.failed, failNow(error)) }
+            switch refusal(ofSpilling: chunk.count) {
+            case .pastLimit(let error)?: return (.failed, failNow(error))
+            case .writerBehind(let error)?: return (.failed, endAfterWhatIsHeld(error))
+            case nil: break
+            }
             staged.append(chunk, coalescingBelow: limits.coalesceBelow, upTo: limits.pieceSize)
             peakSpilledBytes = max(peakSpilledBytes, spilledBytes)
             return (.kept, Effects(startWriter: wakeWriter()))
         }
 
+        /// Why more bytes cannot go on the spill road.
+        private enum Refusal {
+            /// Past the body's limits: it fails now.
+            case pastLimit(any Error)
+            /// The writer fell behind: what is held is still delivered, then the error.
+            case writerBehind(any Error)
+        }
+
         /// Why `count` more bytes cannot go on the spill road, if they cannot.
-        private func refusal(ofSpilling count: Int) -> (any Error)? {
-            guard limits.spill > 0 else { return StreamingError.bufferLimitExceeded(limitBytes: limits.memory) }
+        private func refusal(ofSpilling count: Int) -> Refusal? {
+            guard limits.spill > 0 else {
+                return .pastLimit(StreamingError.bufferLimitExceeded(limitBytes: limits.memory))
+            }
             guard spilledBytes + Int64(count) <= Int64(limits.spill) else {
                 let (total, overflow) = limits.memory.addingReportingOverflow(limits.spill)
-                return StreamingError.bufferLimitExceeded(limitBytes: overflow ? .max : total)
+                return .pastLimit(StreamingError.bufferLimitExceeded(limitBytes: overflow ? .max : total))
             }
             let inMemory = writing + staged.bytes + count
             guard inMemory <= limits.writeAhead else {
-                return ResponseBodyError.spillFailed(
-                    reason: "the disk fell behind: \(inMemory) bytes were waiting to be written to the temporary file, "
-                        + "more than the \(limits.writeAhead) held in memory for it")
+                return .writerBehind(
+                    ResponseBodyError.spillFailed(
+                        reason: "the disk fell behind: \(inMemory) bytes were waiting to be written to the temporary "
+                            + "file, more than the \(limits.writeAhead) held in memory for it"))
             }
             return nil
+        }
+
+        /// The writer fell behind: the body takes nothing more and the transfer stops, but what is held (all of it
+        /// within the bounds) is still delivered before `error`. Those bytes did arrive: a consumer that keeps them (a
+        /// download writes them to its file) need not ask for them again.
+        private mutating func endAfterWhatIsHeld(_ error: any Error) -> Effects {
+            var effects = finish(throwing: error)
+            effects.stopTransfer = true
+            return effects
         }
 
         /// The producer ended the body: cleanly when `error` is `nil`. What is held is still delivered first.
@@ -267,8 +291,14 @@ extension ChunkQueue {
         /// the end, the file (if one is open) is to be closed: the writer starts.
         mutating func nextRead(mayWait: Bool) -> (Read, Effects) {
             let read = read(mayWait: mayWait)
-            // The consumer has taken everything: the file has nothing left to hold.
-            return (read, Effects(startWriter: read == .end && closeIfDrained()))
+            // The consumer has taken everything (to the clean end or the producer's error): the file has nothing left
+            // to hold.
+            let atEnd =
+                switch read {
+                case .end, .failed: true
+                case .chunk, .readFile, .wait: false
+                }
+            return (read, Effects(startWriter: atEnd && closeIfDrained()))
         }
 
         /// What the consumer gets next, without the effects of reaching the end.
@@ -438,7 +468,8 @@ extension ChunkQueue {
                 wakeConsumer(into: &effects)
                 return effects
             case .failure(let error):
-                guard end == nil, !abandoned else { return Effects() }
+                // After the producer's end too: the batch is lost, so the body cannot end as if it were whole.
+                guard !abandoned, !dropped else { return Effects() }
                 // The batch is lost: the body cannot go on.
                 fileStart = fileEnd
                 return failNow(error)

@@ -16,7 +16,8 @@ import NetKitLock
 /// holds: memory stays bounded and a healthy stream is never failed for being read slowly. Past the spill's own
 /// limit (or past `limit` without a spill) the queue fails loudly with
 /// ``StreamingError/bufferLimitExceeded(limitBytes:)``, drops what it held and tells the producer to stop: no
-/// data is ever dropped or duplicated silently.
+/// data is ever dropped or duplicated silently. A spill writer that falls behind by more than its write-ahead ends
+/// the body the same way, except that what is held is still delivered before the error: those bytes arrived.
 ///
 /// Every decision is ``StateMachine``'s; this type carries them out. The producer (on URLSession's work queue, which
 /// every session of a Linux process shares) never touches the file: it hands bytes to a writer of the body's own, a
@@ -73,6 +74,8 @@ package final class ChunkQueue: Sendable {
         var onOver: [@Sendable () -> Void] = []
         /// Continuations waiting for the writer to have nothing left to do.
         var settledWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Whether the producer has been told to stop (`onAbandon` runs once).
+        var producerStopped = false
 
         /// A read of the machine as the consumer receives it.
         func delivery(_ read: StateMachine.Read) -> Delivery? {
@@ -177,7 +180,11 @@ package final class ChunkQueue: Sendable {
     /// - Throws: the transport's error, ``StreamingError/bufferLimitExceeded(limitBytes:)``,
     ///   ``ResponseBodyError/spillFailed(reason:)``, ``ResponseBodyError/concurrentIteration`` while another iterator
     ///   of the same body waits, or `CancellationError` when the consuming task is cancelled.
-    package func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Data? {
+    /// - Parameter keepingArrivals: When the consuming task is cancelled, stop the producer but keep what the queue
+    ///   holds and what still arrives (``stopProducer()``) instead of dropping it (``abandon()``).
+    package func next(isolation actor: isolated (any Actor)? = #isolation, keepingArrivals: Bool = false)
+        async throws -> Data?
+    {
         // A consumer that fell behind takes what is waiting without setting up a continuation and a cancellation
         // handler per chunk: catching up must cost less than falling behind did.
         let first: (Delivery?, Actions, Int) = state.withLock { state in
@@ -212,7 +219,7 @@ package final class ChunkQueue: Sendable {
             }
             waiter?.resume(returning: .failed(CancellationError()))
             // The consumer is gone for good: stop the transfer now rather than when its body is released.
-            abandon()
+            if keepingArrivals { stopProducer() } else { abandon() }
         }
         return try receive(delivery)
     }
@@ -242,6 +249,17 @@ package final class ChunkQueue: Sendable {
                 throw ResponseBodyError.spillFailed(reason: "the temporary file's read back led nowhere")
             }
         }
+    }
+
+    /// Tells the producer to stop, once, while the queue keeps what it holds and takes what still arrives until the
+    /// producer finishes: a transport that cannot stop at once (URLSession on Linux reads on until its work queue gets
+    /// to the cancellation) hands those bytes to whoever reads the body next instead of throwing them away.
+    package func stopProducer() {
+        let first = state.withLock { state in
+            defer { state.producerStopped = true }
+            return !state.producerStopped
+        }
+        if first { onAbandon() }
     }
 
     /// The consumer gave up before the end: what is held is dropped and the transport is told once.
@@ -296,7 +314,7 @@ package final class ChunkQueue: Sendable {
     private func perform(_ actions: Actions) {
         if let (waiter, delivery) = actions.wake { waiter.resume(returning: delivery) }
         for action in actions.onOver { action() }
-        if actions.stopTransfer { onAbandon() }
+        if actions.stopTransfer { stopProducer() }
         if let writer = actions.writer { writer.async { self.runWriter() } }
         for waiter in actions.settled { waiter.resume() }
     }

@@ -34,7 +34,10 @@ extension RequestExecutor {
     /// - Returns: The file in place, its length and the digest checked.
     /// - Throws: ``DownloadError`` for a cut the retry policy does not absorb, a full disk, a wrong digest or
     ///   length; the road's errors for a status the server answers with (the request's `errorDecoder` result or
-    ///   ``HTTPError``); `CancellationError` when the task is cancelled (the state is then saved).
+    ///   ``HTTPError``); `CancellationError` when the task is cancelled (the state is then saved). Over a transport
+    ///   that cannot stop at once (URLSession on Linux), the bytes it has received by then, and those it still
+    ///   receives until it stops, are written to the partial file after the call returns rather than asked for
+    ///   again; a later call for the same file waits for them.
     nonisolated(nonsending) public func download<Request: Endpoint>(
         _ request: Request,
         baseURL: URL,
@@ -68,6 +71,8 @@ extension RequestExecutor {
         let partialURL =
             options.resumeState?.partialFile ?? options.partialFile ?? DownloadOptions.partialFile(for: destination)
         let stateURL = DownloadOptions.stateFile(for: partialURL)
+        // A call for this file that was cancelled may still be writing what its transport received: that is read first.
+        await PendingWrites.settled(partialURL)
         var resumed = options.resumeState ?? DownloadResumeState.saved(at: stateURL)
         resumed?.partialFile = partialURL
         var machine = DownloadStateMachine(state: resumed ?? DownloadResumeState(partialFile: partialURL))
@@ -77,7 +82,9 @@ extension RequestExecutor {
         } catch {
             throw Self.downloadError(error, path: partialURL, state: machine.state)
         }
-        defer { file.close() }
+        // Set when a cancelled call hands the file to ``PendingWrites``, which closes it.
+        var handedOver = false
+        defer { if !handedOver { file.close() } }
 
         let policy = try await withDefaults { request.retryPolicy }
         let repeatable =
@@ -124,6 +131,8 @@ extension RequestExecutor {
             var attempt = self
             attempt.configuration.plugins.append(DownloadRangeHeaders(ask: ask))
             var wrote = false
+            // The body being written, when a cancellation leaves what it still delivers to be written after the call.
+            var arriving: ResponseBody?
             do {
                 let (response, _) = try await attempt.streamingResponse(
                     for: request, baseURL: baseURL, accessToken: accessToken, credentials: credentials)
@@ -144,9 +153,12 @@ extension RequestExecutor {
                     if options.expectedSHA256 == nil, machine.state.announcedSHA256 == nil { running = nil }
                     save()
                     var part = partSHA256 == nil ? nil : SHA256()
-                    for try await chunk in response.body {
-                        // A cancelled task stops at once, not once the transport's buffered chunks are written.
-                        try Task.checkCancellation()
+                    let body = response.body.keepingArrivals()
+                    if body.keepsArrivalsWhenCancelled { arriving = body }
+                    for try await chunk in body {
+                        // A cancelled task stops at once, not once the transport's buffered chunks are written (a body
+                        // that keeps them throws its cancellation itself, and they are written after the call).
+                        if arriving == nil { try Task.checkCancellation() }
                         try file.append(chunk)
                         running?.hasher.update(chunk)
                         running?.bytes += Int64(chunk.count)
@@ -163,6 +175,7 @@ extension RequestExecutor {
                                     resumes: requests - 1))
                         }
                     }
+                    arriving = nil
                     if let partSHA256, let actual = part?.finalize(), actual != partSHA256 {
                         try file.cut(to: offset)
                         running = nil
@@ -191,7 +204,16 @@ extension RequestExecutor {
                 throw error
             } catch {
                 if error is CancellationError || Task.isCancelled {
-                    keepForLater()
+                    if let arriving {
+                        // The transfer is stopping: what it received and still receives is written after the call.
+                        save()
+                        handedOver = true
+                        PendingWrites.finish(
+                            arriving, into: PendingWrites.HandedOver(file: file), state: machine.state,
+                            stateURL: stateURL)
+                    } else {
+                        keepForLater()
+                    }
                     throw error
                 }
                 if wrote, Self.isBufferOverrun(error) {

@@ -1,5 +1,6 @@
 import Foundation
 import NetKit
+import NetKitLock
 import NetKitTesting
 import Testing
 
@@ -134,6 +135,82 @@ extension DownloadEngineTests {
         let file = try await manager.download(File(), to: destination)
         #expect(file.resumes == 2)
         #expect(stub.requests.map { $0.value(forHeader: "Range") } == [nil, "bytes=1000-", "bytes=2000-"])
+        #expect(try Data(contentsOf: destination) == whole)
+    }
+}
+
+/// A transport that pushes each reply's body into NetKit's buffer, as URLSession's delegate does. The first reply's
+/// body stays open, so that the test can push more after the consumer has gone (what a transfer that cannot stop at
+/// once still delivers); every later one ends after its chunks.
+final class PushingTransport: HTTPTransport, Sendable {
+    struct Exchange: Sendable {
+        let range: String?
+        let writer: ResponseBody.Writer
+    }
+
+    private let replies: Lock<[(status: Int, headers: [String: String], chunks: [Data])]>
+    private let exchanges = Lock<[Exchange]>([])
+    /// Yields once for each transfer NetKit told to stop.
+    let stops: AsyncStream<Void>
+    private let stopped: AsyncStream<Void>.Continuation
+
+    init(_ replies: [(status: Int, headers: [String: String], chunks: [Data])]) {
+        self.replies = Lock(replies)
+        (stops, stopped) = AsyncStream.makeStream()
+    }
+
+    /// The exchanges so far: the `Range` each asked for and its body's writer.
+    var sent: [Exchange] { exchanges.withLock { $0 } }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let reply = replies.withLock { $0.removeFirst() }
+        let stopped = self.stopped
+        let (body, writer) = ResponseBody.makeBuffered { stopped.yield() }
+        for chunk in reply.chunks { writer.yield(chunk) }
+        let isFirst = exchanges.withLock { exchanges in
+            exchanges.append(Exchange(range: request.value(forHeader: "Range"), writer: writer))
+            return exchanges.count == 1
+        }
+        if !isFirst { writer.finish() }
+        return TransportResponse(
+            head: HTTPResponseHead(statusCode: reply.status, headerFields: try HTTPHeaderFields(reply.headers)),
+            body: body)
+    }
+
+    func unsupportedSetting(in connection: ConnectionSettings, for head: HTTPRequestHead)
+        -> UnsupportedConnectionSettingError?
+    { nil }
+}
+
+extension DownloadEngineTests {
+    @Test("bytes a cancelled transfer still delivers are written, and the next call asks only for the rest")
+    func cancelledTransferKeepsWhatArrives() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file.bin")
+        let whole = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let transport = PushingTransport([
+            (200, ["Content-Length": "3000", "ETag": #""v1""#, "Accept-Ranges": "bytes"], [whole.prefix(1000)]),
+            (206, ["Content-Range": "bytes 2000-2999/3000", "ETag": #""v1""#], [whole.suffix(1000)]),
+        ])
+        let manager = NetworkManager(baseURL: URL(string: "https://files.test")!, transport: transport)
+        let first = Task {
+            try await manager.download(File(), to: destination) { _ in
+                // Cancelled as soon as the first bytes are written, as a cancel button would.
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await first.value }
+        // NetKit told the transfer to stop; it delivers 1000 more bytes before it does, as URLSession on Linux may.
+        var stops = transport.stops.makeAsyncIterator()
+        #expect(await stops.next() != nil)
+        let cut = try #require(transport.sent.first)
+        cut.writer.yield(whole.dropFirst(1000).prefix(1000))
+        cut.writer.finish(throwing: TransportError(.cancelled, detail: "cancelled"))
+
+        let file = try await manager.download(File(), to: destination)
+        #expect(transport.sent.map(\.range) == [nil, "bytes=2000-"])
+        #expect(file.byteCount == 3000)
         #expect(try Data(contentsOf: destination) == whole)
     }
 }
