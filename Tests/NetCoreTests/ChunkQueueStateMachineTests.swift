@@ -240,6 +240,30 @@ struct ChunkQueueStateMachineTests {
         #expect(machine.nextWriterAction() == .close)
     }
 
+    @Test("the writer takes at most writeBatch bytes a write (a piece at least), so memory comes back as it writes")
+    func writeBatches() {
+        let machine = Driven(
+            Machine(
+                limits: .init(
+                    memory: 10, spill: 10_000, writeAhead: 10_000, coalesceBelow: 1, pieceSize: 1, writeBatch: 100)))
+        #expect(machine.push(Self.bytes(0, 10)) == (.kept, Effects()))
+        for offset in stride(from: 10, to: 250, by: 60) { _ = machine.push(Self.bytes(offset, 60)) }
+        #expect(machine.nextWriterAction() == .open)
+        #expect(machine.writerDidOpen(.success(())) == Effects())
+        #expect(machine.nextWriterAction() == .write([Self.bytes(10, 60)], at: 0))
+        #expect(machine.writing == 60)
+        #expect(machine.writerDidWrite(.success(())) == Effects())
+        #expect(machine.nextWriterAction() == .write([Self.bytes(70, 60)], at: 60))
+        #expect(machine.writerDidWrite(.success(())) == Effects())
+        // A piece larger than the batch still goes whole.
+        _ = machine.push(Self.bytes(250, 150))
+        #expect(machine.nextWriterAction() == .write([Self.bytes(130, 60)], at: 120))
+        #expect(machine.writerDidWrite(.success(())) == Effects())
+        #expect(machine.nextWriterAction() == .write([Self.bytes(190, 60)], at: 180))
+        #expect(machine.writerDidWrite(.success(())) == Effects())
+        #expect(machine.nextWriterAction() == .write([Self.bytes(250, 150)], at: 240))
+    }
+
     @Test("a write that fails after the producer's clean end fails the body: it never ends as if whole")
     func writeFailsAfterEnd() {
         let machine = Self.machine(memory: 10)

@@ -38,6 +38,10 @@ extension ChunkQueue {
             var readSize = 128 * 1024
             /// How much read back is given back at once by punching a hole (a multiple of 4 KiB).
             var giveBackStep: Int64 = 1 << 20
+            /// The most bytes the writer takes for one write (at least one piece). The batch being written counts
+            /// against ``writeAhead`` until it is done: taking everything staged at once would leave a flood only
+            /// what the batch did not take while a long write runs, and memory would come back all at once at its end.
+            var writeBatch = 1 << 20
 
             /// The limits of a queue made with `bufferLimit` and `spill`: a spill whose limit is 0 (or less) is no
             /// spill, and memory and the write-ahead hold at least a byte each.
@@ -51,7 +55,7 @@ extension ChunkQueue {
             /// Every limit as given.
             init(
                 memory: Int, spill: Int, writeAhead: Int, coalesceBelow: Int = 4096, pieceSize: Int = 64 * 1024,
-                readSize: Int = 128 * 1024, giveBackStep: Int64 = 1 << 20
+                readSize: Int = 128 * 1024, giveBackStep: Int64 = 1 << 20, writeBatch: Int = 1 << 20
             ) {
                 self.memory = memory
                 self.spill = spill
@@ -60,6 +64,7 @@ extension ChunkQueue {
                 self.pieceSize = pieceSize
                 self.readSize = readSize
                 self.giveBackStep = giveBackStep
+                self.writeBatch = max(1, writeBatch)
             }
         }
 
@@ -435,8 +440,9 @@ extension ChunkQueue {
                 return .punch(range)
             }
             if staged.bytes > 0 {
-                writing = staged.bytes
-                return .write(staged.takeAll(), at: fileEnd)
+                let batch = staged.take(upTo: limits.writeBatch)
+                writing = batch.reduce(0) { $0 + $1.count }
+                return .write(batch, at: fileEnd)
             }
             writerBusy = false
             return .idle
@@ -519,9 +525,21 @@ extension ChunkQueue {
             return piece
         }
 
-        mutating func takeAll() -> [Data] {
-            defer { removeAll() }
-            return Array(list[head...])
+        /// The first pieces, whole, up to `limit` bytes in all (always one piece at least).
+        mutating func take(upTo limit: Int) -> [Data] {
+            var taken: [Data] = []
+            var size = 0
+            while head < list.count, taken.isEmpty || size + list[head].count <= limit {
+                size += list[head].count
+                taken.append(list[head])
+                head += 1
+            }
+            bytes -= size
+            if head == list.count {
+                list.removeAll(keepingCapacity: list.count <= 1024)
+                head = 0
+            }
+            return taken
         }
 
         mutating func removeAll() {
