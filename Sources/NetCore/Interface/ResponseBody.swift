@@ -207,25 +207,21 @@ public struct ResponseBody: AsyncSequence, Sendable {
         }
     }
 
-    /// The same body, its errors shown as `presentation` says (EKNetwork's facade shows transport failures as
-    /// `URLError`).
     /// This body, read so that a consumer whose task is cancelled stops the transfer (once) but drops nothing: what
     /// the transport's buffer holds, and what still arrives until the transport has stopped, stays for a new iterator
     /// to read to the end. A download writes those bytes rather than ask the server for them again: URLSession on
     /// Linux cannot stop a fast transfer until its work queue gets to the cancellation, and reads on meanwhile.
     ///
-    /// Only a body the transport pushes into NetKit's buffer has bytes to keep; any other body is returned as it is
-    /// (``keepsArrivalsWhenCancelled`` tells which).
-    package func keepingArrivals() -> ResponseBody {
-        guard case .queue = source else { return self }
+    /// `nil` for a body with nothing to keep: only one the transport pushes into NetKit's buffer has such bytes.
+    package func keepingArrivals() -> ResponseBody? {
+        guard case .queue = source else { return nil }
         var body = self
         body.keepsArrivals = true
         return body
     }
 
-    /// Whether a cancelled consumer of this body leaves what arrived for a new iterator (``keepingArrivals()``).
-    package var keepsArrivalsWhenCancelled: Bool { keepsArrivals }
-
+    /// The same body, its errors shown as `presentation` says (EKNetwork's facade shows transport failures as
+    /// `URLError`).
     package func presenting(_ presentation: ErrorPresentation) -> ResponseBody {
         var body = self
         body.presentation = presentation

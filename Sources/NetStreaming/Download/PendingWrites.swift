@@ -62,7 +62,8 @@ enum PendingWrites {
         }
     }
 
-    /// Returns once no cancelled download writes to the partial file at `url` any more.
+    /// Returns once no cancelled download writes to the partial file at `url` any more. Not cut short by the caller's
+    /// cancellation: the writes end when their transfer does, and a call cancelled meanwhile stops at its next step.
     static func settled(_ url: URL) async {
         let writes = running.withLock { $0.entries[url.path(percentEncoded: false)]?.writes }
         await writes?.value

@@ -153,9 +153,8 @@ extension RequestExecutor {
                     if options.expectedSHA256 == nil, machine.state.announcedSHA256 == nil { running = nil }
                     save()
                     var part = partSHA256 == nil ? nil : SHA256()
-                    let body = response.body.keepingArrivals()
-                    if body.keepsArrivalsWhenCancelled { arriving = body }
-                    for try await chunk in body {
+                    arriving = response.body.keepingArrivals()
+                    for try await chunk in arriving ?? response.body {
                         // A cancelled task stops at once, not once the transport's buffered chunks are written (a body
                         // that keeps them throws its cancellation itself, and they are written after the call).
                         if arriving == nil { try Task.checkCancellation() }
