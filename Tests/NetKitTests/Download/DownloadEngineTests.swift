@@ -214,3 +214,33 @@ extension DownloadEngineTests {
         #expect(try Data(contentsOf: destination) == whole)
     }
 }
+
+extension DownloadEngineTests {
+    @Test("what a cancelled transfer still delivers is written up to the resource's length, never past it")
+    func cancelledTransferWritesNothingPastTheEnd() async throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file.bin")
+        let whole = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 11) })
+        let transport = PushingTransport([
+            (200, ["Content-Length": "3000", "ETag": #""v1""#, "Accept-Ranges": "bytes"], [whole.prefix(1000)]),
+            (416, ["Content-Range": "bytes */3000"], []),
+        ])
+        let manager = NetworkManager(baseURL: URL(string: "https://files.test")!, transport: transport)
+        let first = Task {
+            try await manager.download(File(), to: destination) { _ in withUnsafeCurrentTask { $0?.cancel() } }
+        }
+        await #expect(throws: CancellationError.self) { try await first.value }
+        var stops = transport.stops.makeAsyncIterator()
+        #expect(await stops.next() != nil)
+        // A transfer that delivers more than the resource holds: what is past its length is not written.
+        let cut = try #require(transport.sent.first)
+        cut.writer.yield(whole.dropFirst(1000) + Data(repeating: 0xEE, count: 500))
+        cut.writer.finish(throwing: TransportError(.cancelled, detail: "cancelled"))
+
+        let file = try await manager.download(File(), to: destination)
+        #expect(transport.sent.map(\.range) == [nil, "bytes=3000-"])
+        #expect(file.byteCount == 3000)
+        #expect(try Data(contentsOf: destination) == whole)
+    }
+}
