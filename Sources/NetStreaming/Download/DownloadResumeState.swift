@@ -57,4 +57,10 @@ public struct DownloadResumeState: Codable, Sendable, Hashable {
         guard let data = try? Data(contentsOf: stateFile) else { return nil }
         return try? JSONDecoder().decode(DownloadResumeState.self, from: data)
     }
+
+    /// Writes this state to `stateFile`, at once in full or not at all. Best effort: a state that cannot be written
+    /// (a full disk) is still in the error the download throws.
+    func save(at stateFile: URL) {
+        if let data = try? JSONEncoder().encode(self) { try? data.write(to: stateFile, options: .atomic) }
+    }
 }

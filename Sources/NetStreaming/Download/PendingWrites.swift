@@ -59,7 +59,7 @@ enum PendingWrites {
                 if file.length > 0 {
                     var state = state
                     state.bytesOnDisk = file.length
-                    if let data = try? JSONEncoder().encode(state) { try? data.write(to: stateURL, options: .atomic) }
+                    state.save(at: stateURL)
                 } else {
                     try? FileManager.default.removeItem(at: file.url)
                     try? FileManager.default.removeItem(at: stateURL)

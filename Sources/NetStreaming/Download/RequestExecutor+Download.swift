@@ -106,8 +106,7 @@ extension RequestExecutor {
         /// Keeps the state beside the partial file, for a later call or a relaunch.
         func save() {
             machine.note(bytesOnDisk: file.length)
-            // Best effort: a state that cannot be written (a full disk) is still in the error thrown.
-            if let data = try? JSONEncoder().encode(machine.state) { try? data.write(to: stateURL, options: .atomic) }
+            machine.state.save(at: stateURL)
         }
 
         /// What a failed call leaves: the state, or with nothing on disk neither file, so that a download that failed

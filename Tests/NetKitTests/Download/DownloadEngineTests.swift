@@ -183,6 +183,23 @@ final class PushingTransport: HTTPTransport, Sendable {
 }
 
 extension DownloadEngineTests {
+    /// Starts a download that cancels itself as soon as its first bytes are written, as a cancel button would, and
+    /// expects `CancellationError`; once NetKit has told the transfer to stop, the transfer delivers `late` and ends
+    /// with its cancellation, as URLSession on Linux may.
+    func cancelFirstCall(
+        of manager: NetworkManager, on transport: PushingTransport, to destination: URL, thenDelivering late: Data
+    ) async throws {
+        let first = Task {
+            try await manager.download(File(), to: destination) { _ in withUnsafeCurrentTask { $0?.cancel() } }
+        }
+        await #expect(throws: CancellationError.self) { try await first.value }
+        var stops = transport.stops.makeAsyncIterator()
+        #expect(await stops.next() != nil)
+        let cut = try #require(transport.sent.first)
+        cut.writer.yield(late)
+        cut.writer.finish(throwing: TransportError(.cancelled, detail: "cancelled"))
+    }
+
     @Test("bytes a cancelled transfer still delivers are written, and the next call asks only for the rest")
     func cancelledTransferKeepsWhatArrives() async throws {
         let directory = try Self.scratch()
@@ -194,28 +211,16 @@ extension DownloadEngineTests {
             (206, ["Content-Range": "bytes 2000-2999/3000", "ETag": #""v1""#], [whole.suffix(1000)]),
         ])
         let manager = NetworkManager(baseURL: URL(string: "https://files.test")!, transport: transport)
-        let first = Task {
-            try await manager.download(File(), to: destination) { _ in
-                // Cancelled as soon as the first bytes are written, as a cancel button would.
-                withUnsafeCurrentTask { $0?.cancel() }
-            }
-        }
-        await #expect(throws: CancellationError.self) { try await first.value }
-        // NetKit told the transfer to stop; it delivers 1000 more bytes before it does, as URLSession on Linux may.
-        var stops = transport.stops.makeAsyncIterator()
-        #expect(await stops.next() != nil)
-        let cut = try #require(transport.sent.first)
-        cut.writer.yield(whole.dropFirst(1000).prefix(1000))
-        cut.writer.finish(throwing: TransportError(.cancelled, detail: "cancelled"))
+        // 1000 more bytes arrive after the cancellation.
+        try await cancelFirstCall(
+            of: manager, on: transport, to: destination, thenDelivering: whole.dropFirst(1000).prefix(1000))
 
         let file = try await manager.download(File(), to: destination)
         #expect(transport.sent.map(\.range) == [nil, "bytes=2000-"])
         #expect(file.byteCount == 3000)
         #expect(try Data(contentsOf: destination) == whole)
     }
-}
 
-extension DownloadEngineTests {
     @Test("what a cancelled transfer still delivers is written up to the resource's length, never past it")
     func cancelledTransferWritesNothingPastTheEnd() async throws {
         let directory = try Self.scratch()
@@ -227,16 +232,10 @@ extension DownloadEngineTests {
             (416, ["Content-Range": "bytes */3000"], []),
         ])
         let manager = NetworkManager(baseURL: URL(string: "https://files.test")!, transport: transport)
-        let first = Task {
-            try await manager.download(File(), to: destination) { _ in withUnsafeCurrentTask { $0?.cancel() } }
-        }
-        await #expect(throws: CancellationError.self) { try await first.value }
-        var stops = transport.stops.makeAsyncIterator()
-        #expect(await stops.next() != nil)
         // A transfer that delivers more than the resource holds: what is past its length is not written.
-        let cut = try #require(transport.sent.first)
-        cut.writer.yield(whole.dropFirst(1000) + Data(repeating: 0xEE, count: 500))
-        cut.writer.finish(throwing: TransportError(.cancelled, detail: "cancelled"))
+        try await cancelFirstCall(
+            of: manager, on: transport, to: destination,
+            thenDelivering: whole.dropFirst(1000) + Data(repeating: 0xEE, count: 500))
 
         let file = try await manager.download(File(), to: destination)
         #expect(transport.sent.map(\.range) == [nil, "bytes=3000-"])
