@@ -27,9 +27,10 @@ tsan:
 test-under-load:
 	bash .ci/under-load
 
-# Every trait at once: the AsyncHTTPClient transport, NetOpenAPI and the three observability bridges.
+# Every trait at once: the AsyncHTTPClient transport, NetOpenAPI and the three observability bridges (the load
+# tests in a run of their own, then the rest).
 test-traits:
-	swift test --traits AsyncHTTPClient,OpenAPI,Logging,Metrics,Tracing --disable-xctest
+	bash .ci/test-traits
 
 # A generated OpenAPI client against a Hummingbird server (Examples/OpenAPIExample).
 openapi-example:

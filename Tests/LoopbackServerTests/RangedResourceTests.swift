@@ -5,7 +5,7 @@ import Testing
 
 /// `LoopbackRangedResource` over real sockets: what a resumable download sees of a server's range support, and the
 /// faults (cuts, truncation, corruption) it must survive.
-@Suite("Ranged resource", .timeLimit(.minutes(1)))
+@Suite("Ranged resource", .timeLimit(.minutes(10)))
 struct RangedResourceTests {
     /// The size most tests use: several pattern periods, small enough to compare whole.
     private static let size = 10_000

@@ -10,7 +10,7 @@ import Testing
 /// Content codings over AsyncHTTPClient, over loopback TCP: a body is decoded whole (SwiftNIO decodes one coding,
 /// NetKit the rest) or refused with a malformed-response error that is not transient; never handed over still
 /// encoded, or half-decoded, as a success. Both roads: collected whole (`send`) and streamed (`stream()`).
-@Suite("AsyncHTTPClient transport: content codings", .timeLimit(.minutes(2)))
+@Suite("AsyncHTTPClient transport: content codings", .timeLimit(.minutes(10)))
 struct AsyncHTTPClientCodingTests {
     func outcome(of row: CodingTable.Row, on transport: AsyncHTTPClientTransport, whole: Bool) async throws
         -> CodingTable.Outcome
@@ -84,16 +84,15 @@ struct AsyncHTTPClientCodingTests {
 
     @Test("a client passed in: stacked codings it may have half-decoded are refused, the rest comes as it decodes it")
     func borrowedClient() async throws {
-        let client = HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: HTTPClient.Configuration(
-                redirectConfiguration: .disallow, decompression: .enabled(limit: .ratio(100))))
-        let transport = AsyncHTTPClientTransport(client: client)
-        let stacked = try #require(CodingTable.row("gzip, gzip"))
-        #expect(try await outcome(of: stacked, on: transport, whole: false) == .refused)
-        let gzip = try #require(CodingTable.row("gzip"))
-        #expect(try await outcome(of: gzip, on: transport, whole: false) == .body(CodingTable.text))
-        try await client.shutdown()
+        try await withHTTPClient(
+            HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .enabled(limit: .ratio(100)))
+        ) { client in
+            let transport = AsyncHTTPClientTransport(client: client)
+            let stacked = try #require(CodingTable.row("gzip, gzip"))
+            #expect(try await outcome(of: stacked, on: transport, whole: false) == .refused)
+            let gzip = try #require(CodingTable.row("gzip"))
+            #expect(try await outcome(of: gzip, on: transport, whole: false) == .body(CodingTable.text))
+        }
     }
 }
 #endif

@@ -13,7 +13,7 @@ import Testing
 /// before anything is sent, HTTP/2 negotiated and HTTP/1.1 forced, CONNECT through a proxy with credentials, and the
 /// proxy environment. Skipped, saying how to install them, where nginx or openssl is missing; CI sets
 /// `NETKIT_REQUIRE_TLS_TESTS=1`, which turns the skip into a failure.
-@Suite("AsyncHTTPClient transport: TLS, proxies and HTTP/2 over real TLS", .timeLimit(.minutes(3)))
+@Suite("AsyncHTTPClient transport: TLS, proxies and HTTP/2 over real TLS", .timeLimit(.minutes(10)))
 struct AsyncHTTPClientConnectionSettingsTests {
     static let toolsPresent = NginxTLSServer.isAvailable && TestCertificateAuthority.opensslPath != nil
     static let missingTools =

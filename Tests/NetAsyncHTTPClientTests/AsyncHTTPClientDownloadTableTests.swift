@@ -6,7 +6,7 @@ import NetKitTesting
 import Testing
 
 /// The download rows of Docs/Reliability.md over AsyncHTTPClient: each case ends as on every other transport.
-@Suite("Download table: AsyncHTTPClient transport", .timeLimit(.minutes(1)))
+@Suite("Download table: AsyncHTTPClient transport", .timeLimit(.minutes(10)))
 struct AsyncHTTPClientDownloadTableTests {
     @Test("each download case ends as the table says", arguments: DownloadTable.rows.map(\.name))
     func row(_ name: String) async throws {

@@ -6,7 +6,7 @@ import NetKitTesting
 import Testing
 
 /// The fault table (Docs/Reliability.md) over AsyncHTTPClient: what each misbehaving server ends as.
-@Suite("Fault table: AsyncHTTPClient transport", .timeLimit(.minutes(1)))
+@Suite("Fault table: AsyncHTTPClient transport", .timeLimit(.minutes(10)))
 struct AsyncHTTPClientFaultTableTests {
     static let expected: [String: FaultTable.Outcome] = [
         "closed before the head": .transport(.connectionReset),

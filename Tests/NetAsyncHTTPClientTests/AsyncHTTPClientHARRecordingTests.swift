@@ -3,7 +3,7 @@ import NetAsyncHTTPClient
 import NetKitTesting
 import Testing
 
-@Suite("HAR recording: AsyncHTTPClient transport", .timeLimit(.minutes(2)))
+@Suite("HAR recording: AsyncHTTPClient transport", .timeLimit(.minutes(10)))
 struct AsyncHTTPClientHARRecordingTests {
     @Test("real exchanges over 127.0.0.1 are recorded, bodies whole, no credential written")
     func recordOverLoopback() async throws {

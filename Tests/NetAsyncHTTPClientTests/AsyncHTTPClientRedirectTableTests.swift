@@ -6,7 +6,7 @@ import NetKitTesting
 import Testing
 
 /// The redirect table (Docs/Reliability.md) over AsyncHTTPClient: the same outcome as on every transport.
-@Suite("Redirect table: AsyncHTTPClient transport", .timeLimit(.minutes(1)))
+@Suite("Redirect table: AsyncHTTPClient transport", .timeLimit(.minutes(10)))
 struct AsyncHTTPClientRedirectTableTests {
     @Test("each chain ends as the table says", arguments: RedirectTable.rows.map(\.name))
     func row(_ name: String) async throws {

@@ -12,7 +12,7 @@ import Testing
 /// What the AsyncHTTPClient transport promises beyond the conformance suite: backpressure, millisecond
 /// timeouts, its client's lifetime, HTTP/2 over TLS, repeated fields as separate fields, bodies collected whole,
 /// and the redirects it follows itself.
-@Suite("AsyncHTTPClient transport", .timeLimit(.minutes(2)))
+@Suite("AsyncHTTPClient transport", .timeLimit(.minutes(10)))
 struct AsyncHTTPClientTransportTests {
     let clock = ContinuousClock()
 
@@ -304,16 +304,16 @@ struct AsyncHTTPClientTransportTests {
                 : .text("landed")
         }
         defer { server.stop() }
-        let client = HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: HTTPClient.Configuration(redirectConfiguration: .follow(max: 5, allowCycles: false)))
-        let transport = AsyncHTTPClientTransport(client: client)
-        let error = await #expect(throws: TransportError.self) {
-            try await transport.send(try get(server.baseURL.appendingPathComponent("moved")))
+        try await withHTTPClient(
+            HTTPClient.Configuration(redirectConfiguration: .follow(max: 5, allowCycles: false))
+        ) { client in
+            let transport = AsyncHTTPClientTransport(client: client)
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(try get(server.baseURL.appendingPathComponent("moved")))
+            }
+            #expect(error?.kind == .tooManyRedirects)
+            #expect(error?.detail?.contains("redirectConfiguration: .disallow") == true)
         }
-        #expect(error?.kind == .tooManyRedirects)
-        #expect(error?.detail?.contains("redirectConfiguration: .disallow") == true)
-        try await client.shutdown()
     }
 
     /// Descriptors of this process that point into `directory` (`/proc/self/fd`, Linux).

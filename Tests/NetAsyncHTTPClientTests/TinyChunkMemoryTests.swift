@@ -14,7 +14,7 @@ import Testing
 /// The pump's own count is measured, not the process's memory: other tests run beside this one and move the
 /// process's peak. The process's figure for two million chunks is measured apart, in a process of its own, by the
 /// transports benchmark (Docs/Performance.md).
-@Suite("AsyncHTTPClient transport: a body of tiny chunks", .timeLimit(.minutes(5)))
+@Suite("AsyncHTTPClient transport: a body of tiny chunks", .timeLimit(.minutes(15)))
 struct TinyChunkMemoryTests {
     /// 40,000 chunks of 16 bytes: 640 KiB, more than twice the read-ahead, so the pump must stop for room (cheap
     /// enough to run beside every other test: one-byte chunks would need 256 times more rounds to fill it).
@@ -33,13 +33,17 @@ struct TinyChunkMemoryTests {
         let server = try LoopbackRawServer(response: wire)
         wire = []
         defer { server.stop() }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        try await withHTTPClient { client in try await readPausing(server: server, client: client) }
+    }
+
+    private func readPausing(server: LoopbackRawServer, client: HTTPClient) async throws {
         let response = try await client.execute(
             HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/"), timeout: .seconds(60))
         let (parked, parking) = AsyncStream.makeStream(of: Void.self)
         let pump = BodyPump(
             body: response.body, progress: nil, expectedLength: nil, idleTimeout: .seconds(3600),
             authority: "127.0.0.1:\(server.port)", keepAlive: nil, waitsForRoom: { parking.yield() })
+        defer { pump.close() }
 
         // The first read starts the pump; then the consumer pauses until the pump stops for room.
         var received = try await pump.next()?.count ?? 0
@@ -49,10 +53,8 @@ struct TinyChunkMemoryTests {
         #expect(pump.mostHeld <= bound, "held \(pump.mostHeld) bytes while the consumer paused; bound \(bound)")
 
         while let piece = try await pump.next() { received += piece.count }
-        pump.close()
         #expect(received == Self.chunkCount * Self.chunkSize)
         #expect(pump.mostHeld <= bound, "held \(pump.mostHeld) bytes; bound \(bound)")
-        try await client.shutdown()
     }
 }
 #endif

@@ -4,7 +4,7 @@ import Testing
 
 /// One timer for every wait of an iterator: elements that come in time leave nothing behind, and a wait that
 /// outlasts its deadline still ends with `Expired`, however many waits came before it.
-@Suite("Deadline waits", .timeLimit(.minutes(1)))
+@Suite("Deadline waits", .timeLimit(.minutes(10)))
 struct DeadlineWaitTests {
     /// Yields `count` elements at once, then waits for ever (until cancelled).
     struct ThenSilence: AsyncSequence, Sendable {

@@ -5,7 +5,7 @@ import NetKitTesting
 import Testing
 
 /// `HARRecordingTransport` over a `StubTransport`: what each exchange becomes in the file, with no network.
-@Suite("HAR recording", .timeLimit(.minutes(1)))
+@Suite("HAR recording", .timeLimit(.minutes(10)))
 struct HARRecordingTests {
     /// A fresh folder for one test's archive, removed by the test.
     struct Folder {

@@ -5,7 +5,7 @@ import Testing
 
 /// What `HARRecordingTransport` keeps out of the files it writes: every test greps the written bytes for the
 /// secrets it sent.
-@Suite("HAR redaction", .timeLimit(.minutes(1)))
+@Suite("HAR redaction", .timeLimit(.minutes(10)))
 struct HARRedactionTests {
     /// A fresh folder for one test's archive, removed by the test.
     struct Folder {

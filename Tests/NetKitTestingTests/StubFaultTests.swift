@@ -6,7 +6,7 @@ import Testing
 
 /// Replies that misbehave as a server would (``StubFault``), over `StubTransport` and through the engine; and the
 /// lazily produced bodies a replay transport delivers (a file, piece sizes, pauses).
-@Suite("Stub faults", .timeLimit(.minutes(1)))
+@Suite("Stub faults", .timeLimit(.minutes(10)))
 struct StubFaultTests {
     /// Records each wait and returns at once (failing when the task is cancelled): no test waits on the wall clock.
     final class TestClock: Clock, Sendable {

@@ -16,7 +16,7 @@ import Testing
 /// A watcher (inotify) stats each file of the directory the moment the kernel reports it created or moved in, as a
 /// local attacker would open it. A file created 0644 and restricted afterwards was seen open to everyone in most
 /// calls; one created 0600 can never be.
-@Suite("NetOpenAPI's temporary files: 0600 from the first instant", .timeLimit(.minutes(2)))
+@Suite("NetOpenAPI's temporary files: 0600 from the first instant", .timeLimit(.minutes(10)))
 struct GatheredBodyModeTests {
     /// Watches a directory: each file created or moved into it, and its permission bits when first seen.
     final class Watcher: Sendable {

@@ -10,7 +10,7 @@ import Testing
 /// A generated client's response bodies obey the engine's bounds, on every transport, over loopback TCP: its
 /// `responseLimit` (at the head for a declared length, as the body arrives otherwise) and the request's timeout and
 /// idle timeout.
-@Suite("NetKitClientTransport: response bodies within the engine's bounds", .timeLimit(.minutes(2)))
+@Suite("NetKitClientTransport: response bodies within the engine's bounds", .timeLimit(.minutes(10)))
 struct NetKitClientTransportLimitTests {
     static let limit = 1 << 20
 

@@ -46,7 +46,7 @@ enum TransportKind: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-@Suite("NetKitClientTransport over loopback TCP", .timeLimit(.minutes(2)))
+@Suite("NetKitClientTransport over loopback TCP", .timeLimit(.minutes(10)))
 struct NetKitClientTransportLoopbackTests {
     @Test("a request body of unknown length arrives whole in one request", arguments: TransportKind.allCases)
     func streamedUpload(_ kind: TransportKind) async throws {

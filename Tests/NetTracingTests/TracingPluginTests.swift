@@ -189,7 +189,7 @@ struct TracingPluginTests {
 
     @Test(
         "trace context does not defeat coalescing: identical requests in flight share one call, W3C or the tracer's own fields",
-        .timeLimit(.minutes(1)), arguments: [true, false])
+        .timeLimit(.minutes(10)), arguments: [true, false])
     func coalescesDespiteTraceContext(w3c: Bool) async throws {
         let gate = StubGate()
         let stub = StubTransport { _, _ in .json("{}").held(by: gate) }

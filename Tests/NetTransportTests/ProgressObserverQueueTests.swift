@@ -8,7 +8,7 @@ import Testing
 
 /// Progress observers run user code; on Linux every URLSession's work queue targets one serial queue for the whole
 /// process, so an observer run there that takes its time would stall every transfer of every session.
-@Suite("URLSession transport: progress observers off the work queue", .timeLimit(.minutes(1)))
+@Suite("URLSession transport: progress observers off the work queue", .timeLimit(.minutes(10)))
 struct ProgressObserverQueueTests {
     @Test("an observer that blocks does not stall another session's transfer, and its request still completes")
     func blockedObserver() async throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// The spill file's size over a real transfer: a consumer that reads nothing cannot make it grow past `spillLimit`,
 /// and the default limit is modest where the temporary directory lives in memory.
-@Suite("URLSession transport: a paused consumer's spill stays within spillLimit", .timeLimit(.minutes(1)))
+@Suite("URLSession transport: a paused consumer's spill stays within spillLimit", .timeLimit(.minutes(10)))
 struct SpillLimitLoopbackTests {
     @Test("a consumer that reads nothing: the file never grows past spillLimit, then the body fails loudly")
     func pausedConsumerBounded() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// On Linux every URLSession's work queue targets one serial queue for the whole process: a spill file written or read
 /// there (or under a lock the callbacks take) would make every other URLSession client wait for the disk.
-@Suite("URLSession transport: the spill file is written off the shared work queue", .timeLimit(.minutes(1)))
+@Suite("URLSession transport: the spill file is written off the shared work queue", .timeLimit(.minutes(10)))
 struct SpillWriterStallTests {
     /// What the held writer has done so far.
     final class Writer: Sendable {

@@ -7,7 +7,7 @@ import Testing
 
 /// Content codings over URLSession (libcurl decodes on Linux), over loopback TCP: the same outcome as on every
 /// transport (``NetCore/ContentCoding``), on both roads: collected whole (`send`) and streamed (`stream()`).
-@Suite("URLSession transport: content codings", .timeLimit(.minutes(2)))
+@Suite("URLSession transport: content codings", .timeLimit(.minutes(10)))
 struct URLSessionCodingTests {
     /// Where URLSession cannot do as the table says, and what it does instead (Docs/Linux.md): libcurl does not
     /// report a compressed body cut short, and NetKit sees only what libcurl decoded: 1,196 of the 1,200 bytes,

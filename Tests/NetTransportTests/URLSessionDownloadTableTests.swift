@@ -5,7 +5,7 @@ import NetTransport
 import Testing
 
 /// The download rows of Docs/Reliability.md over URLSession: each case ends as on every other transport.
-@Suite("Download table: URLSession transport", .timeLimit(.minutes(1)))
+@Suite("Download table: URLSession transport", .timeLimit(.minutes(10)))
 struct URLSessionDownloadTableTests {
     @Test("each download case ends as the table says", arguments: DownloadTable.rows.map(\.name))
     func row(_ name: String) async throws {

@@ -5,7 +5,7 @@ import NetTransport
 import Testing
 
 /// The fault table (Docs/Reliability.md) over URLSession: what each misbehaving server ends as.
-@Suite("Fault table: URLSession transport", .timeLimit(.minutes(1)))
+@Suite("Fault table: URLSession transport", .timeLimit(.minutes(10)))
 struct URLSessionFaultTableTests {
     /// What each row ends as over URLSession on Linux, as the table says.
     static let expected: [String: FaultTable.Outcome] = [

@@ -2,7 +2,7 @@ import NetKitTesting
 import NetTransport
 import Testing
 
-@Suite("HAR recording: URLSession transport", .timeLimit(.minutes(2)))
+@Suite("HAR recording: URLSession transport", .timeLimit(.minutes(10)))
 struct URLSessionHARRecordingTests {
     @Test("real exchanges over 127.0.0.1 are recorded, bodies whole, no credential written")
     func recordOverLoopback() async throws {

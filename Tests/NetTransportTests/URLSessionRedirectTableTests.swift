@@ -8,7 +8,7 @@ import NetTransport
 import Testing
 
 /// The redirect table (Docs/Reliability.md) over URLSession: the engine decides every hop, as on every transport.
-@Suite("Redirect table: URLSession transport", .timeLimit(.minutes(1)))
+@Suite("Redirect table: URLSession transport", .timeLimit(.minutes(10)))
 struct URLSessionRedirectTableTests {
     /// Ephemeral: the default configuration's cookie store is the process's, which other tests fill.
     @Test("each chain ends as the table says", arguments: RedirectTable.rows.map(\.name))

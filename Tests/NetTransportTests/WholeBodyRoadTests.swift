@@ -122,7 +122,7 @@ struct WholeBodyRoadTests {
 
     @Test(
         "an observer of progress that cancels the request from its callback does not stall the session",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(10)))
     func cancelFromProgressObserver() async throws {
         // On Linux the observer is told on URLSession's work queue, which a synchronous task.cancel() would wait for.
         let server = try LoopbackServer { _ in

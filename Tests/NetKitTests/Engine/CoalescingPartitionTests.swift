@@ -7,7 +7,7 @@ import NetKitTesting
 /// What keeps calls in flight apart, and what does not, over the stub transport: the transport does (copies of an
 /// engine share one registry, not each other's calls); a request ID or trace context does not. Replies are held at
 /// gates and released only once the callers are known to wait (``RequestCoalescer/waitUntilWaiting(_:)``).
-@Suite("Coalescing keys: transports apart, correlation fields ignored (stub transport)", .timeLimit(.minutes(1)))
+@Suite("Coalescing keys: transports apart, correlation fields ignored (stub transport)", .timeLimit(.minutes(10)))
 struct CoalescingPartitionTests {
     struct GetItem: NetworkRequest {
         typealias Response = EmptyResponse

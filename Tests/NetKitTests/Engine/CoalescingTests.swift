@@ -7,7 +7,7 @@ import NetKitTesting
 /// Coalescing on the engine's road, over the stub transport. Replies are held at a gate and released only once
 /// the callers are known to wait for the call (``RequestCoalescer/waitUntilWaiting(_:)``): "in flight at the
 /// same time" is a fact of the test, not a matter of timing.
-@Suite("Coalescing identical requests (stub transport)", .timeLimit(.minutes(1)))
+@Suite("Coalescing identical requests (stub transport)", .timeLimit(.minutes(10)))
 struct CoalescingTests {
     struct Item: Codable, Equatable, Sendable {
         let id: Int

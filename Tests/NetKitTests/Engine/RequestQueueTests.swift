@@ -8,7 +8,7 @@ import Testing
 /// rest waiting in order, a queue timeout that fails a waiter before the server is asked. Replies are held at gates,
 /// and a test waits for the `queued` events it expects before it goes on: "waiting" and "in flight at the same time"
 /// are facts of the test, not matters of timing.
-@Suite("Queue limits per host (stub transport)", .timeLimit(.minutes(1)))
+@Suite("Queue limits per host (stub transport)", .timeLimit(.minutes(10)))
 struct RequestQueueTests {
     static let origin = HTTPOrigin(scheme: "https", host: "api.test", port: nil)
     static let otherBase = URL(string: "https://other.test/v1")!

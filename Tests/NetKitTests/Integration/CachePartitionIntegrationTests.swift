@@ -6,7 +6,7 @@ import Testing
 /// Whose a response is, over real TCP on 127.0.0.1 through URLSessionTransport: the cache keeps tenants and
 /// transports apart, a streamed PUT invalidates, and a request ID does not stop identical requests from sharing one
 /// call.
-@Suite("Cache and coalescer partitions over loopback TCP (URLSessionTransport)", .timeLimit(.minutes(1)))
+@Suite("Cache and coalescer partitions over loopback TCP (URLSessionTransport)", .timeLimit(.minutes(10)))
 struct CachePartitionIntegrationTests {
     struct GetItem: NetworkRequest {
         typealias Response = User

@@ -5,7 +5,7 @@ import Testing
 
 /// Coalescing over real TCP on 127.0.0.1, through URLSession. The server holds its answer at a gate until the
 /// callers are known to wait for the shared call, so "in flight at the same time" does not depend on timing.
-@Suite("Coalescing over loopback TCP", .timeLimit(.minutes(1)))
+@Suite("Coalescing over loopback TCP", .timeLimit(.minutes(10)))
 struct CoalescingIntegrationTests {
     struct GetItem: NetworkRequest {
         typealias Response = User

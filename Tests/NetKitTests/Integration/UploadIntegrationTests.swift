@@ -5,7 +5,7 @@ import NetKit
 
 /// Files, forms and streams through `NetworkManager.send` (builder, engine, URLSession transport) to a real
 /// HTTP server on 127.0.0.1, which reports what it received.
-@Suite("Uploads over loopback TCP", .timeLimit(.minutes(3)))
+@Suite("Uploads over loopback TCP", .timeLimit(.minutes(10)))
 struct UploadIntegrationTests {
     /// Answers every request with what it saw of the body.
     static func reportingServer(_ mode: LoopbackRequestBodyMode = .buffered) throws -> LoopbackServer {
