@@ -49,6 +49,17 @@ struct CURLCommandTests {
         for secret in Self.secrets { #expect(!line.contains(secret), "\(line)") }
     }
 
+    @Test("a header that carries a URL keeps its query names and hides their values, as the request's URL does")
+    func urlHeader() throws {
+        var request = try Self.request()
+        try request.setHeader("Referer", "https://app.test/callback?code=c-s3cr3t&state=1")
+        let line = CURLCommand.render(request, secrets: .hidden)
+        #expect(line.contains("-H 'Referer: https://app.test/callback?code=…&state=…'"), "\(line)")
+        #expect(!line.contains("c-s3cr3t"))
+        let revealed = CURLCommand.render(request, secrets: .unredactedDoNotUseInProduction)
+        #expect(revealed.contains("code=c-s3cr3t&state=1"))
+    }
+
     @Test("a disabled logger writes no curl line, and without includesCURL the default level has no willSend")
     func disabled() async throws {
         let plugin = LoggingPlugin(logger: .disabled, includesCURL: true)

@@ -76,6 +76,26 @@ struct LogRedactionTests {
         #expect(HeaderRedaction.redact(name: name, value: "v") == "<redacted>")
     }
 
+    @Test("a header field that carries a URL shows it with its query values hidden: Location, Referer, each Link")
+    func urlFields() {
+        let location = HTTPHeaderField(uncheckedName: "Location", value: "/files/1?X-Amz-Signature=s3cr3t-1&part=2#top")
+        #expect(location.description == "Location: /files/1?X-Amz-Signature=…&part=…#top")
+        #expect(String(reflecting: location).contains("s3cr3t") == false)
+        let referer = HTTPHeaderField(uncheckedName: "referer", value: "https://a.test/login?access_token=s3cr3t-2")
+        #expect(referer.description == "referer: https://a.test/login?access_token=…")
+        let link = HTTPHeaderField(
+            uncheckedName: "Link", value: #"<https://a.test/p?page=2&sig=s3cr3t-3>; rel="next", </p>; rel="first""#)
+        #expect(link.description == #"Link: <https://a.test/p?page=…&sig=…>; rel="next", </p>; rel="first""#)
+        #expect(HTTPHeaderField(uncheckedName: "Accept", value: "a?b=c").description == "Accept: a?b=c")
+        let error = HTTPError(
+            statusCode: 302, data: Data(),
+            headers: ["Content-Location": "/r?token=s3cr3t-4", "Refresh": "0; url=/n?k=s3cr3t-5"])
+        var dumped = ""
+        dump(error, to: &dumped)
+        #expect(!dumped.contains("s3cr3t"), "\(dumped)")
+        #expect(dumped.contains("Content-Location: /r?token=…"), "\(dumped)")
+    }
+
     @Test("HTTPError: EKNetwork's errorDescription, a readable description with a redacted body prefix")
     func httpError() {
         let error = HTTPError(statusCode: 404, data: Data(#"{"error": "todo 42 does not exist"}"#.utf8), headers: [:])

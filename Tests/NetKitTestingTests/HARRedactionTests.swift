@@ -251,6 +251,35 @@ struct HARRedactionTests {
         #expect(!holds(try folder.everything(), "SECRET"))
     }
 
+    @Test(
+        "every header that carries a URL has its credential query values redacted: Referer, Content-Location, Refresh, each Link"
+    )
+    func urlHeaders() async throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let reply = StubTransport.Reply.status(200)
+            .header("Content-Location", "/files/1?X-Amz-Signature=SECRET1&part=2")
+            .header("Refresh", "5; url=https://a.test/next?access_token=SECRET2")
+            .header(
+                "Link", #"<https://a.test/p?page=2&api_key=SECRET3>; rel="next", <https://a.test/p?page=1>; rel="prev""#
+            )
+        let recording = HARRecordingTransport(wrapping: StubTransport(replies: [reply]), to: folder.archive)
+        var head = try HTTPRequestHead(url: URL(string: "https://a.test/")!)
+        try head.headerFields.setValue("https://a.test/login?code=abc&access_token=SECRET4#top", for: "Referer")
+        _ = try await recording.send(TransportRequest(head: head)).body.collect(upTo: 0)
+        try await recording.flush()
+        let entry = try #require(recording.archive.log.entries.first)
+        func value(_ name: String, in records: [HARRecord]) -> String? { records.first { $0.name == name }?.value }
+        #expect(
+            value("Referer", in: entry.request.headers) == "https://a.test/login?code=abc&access_token=REDACTED#top")
+        #expect(value("Content-Location", in: entry.response.headers) == "/files/1?X-Amz-Signature=REDACTED&part=2")
+        #expect(value("Refresh", in: entry.response.headers) == "5; url=https://a.test/next?access_token=REDACTED")
+        #expect(
+            value("Link", in: entry.response.headers)
+                == #"<https://a.test/p?page=2&api_key=REDACTED>; rel="next", <https://a.test/p?page=1>; rel="prev""#)
+        #expect(!holds(try folder.everything(), "SECRET"))
+    }
+
     @Test("what the standard redaction replaces, and what keeping(…) brings back")
     func predicates() {
         let standard = HARRedaction.standard

@@ -46,7 +46,12 @@ package enum CURLCommand {
         parts += request.method == .head ? ["--head"] : ["-X", request.method.rawValue]
         parts.append(quoted(target))
         for field in request.head.headerFields {
-            let value = !reveals && rules.hidesHeader(field.name) ? LogRedaction.placeholder : field.value
+            let value =
+                reveals
+                ? field.value
+                : rules.hidesHeader(field.name)
+                    ? LogRedaction.placeholder
+                    : HeaderRedaction.queryHidden(name: field.name, value: field.value, rules: rules)
             parts += ["-H", quoted(reveals && value.isEmpty ? "\(field.name);" : "\(field.name): \(value)")]
         }
         if let body = request.body {

@@ -9,9 +9,17 @@ package enum HeaderRedaction {
         "x-csrf-token", "x-xsrf-token",
     ]
 
-    /// `value`, or `<redacted>` when `name` is sensitive (or looks secret: see `LogRedaction.isSecretName(_:)`).
+    /// `value`, or `<redacted>` when `name` is sensitive (or looks secret: see `LogRedaction.isSecretName(_:)`); a
+    /// field that carries a URL (`Location`, `Referer`, `Link`…) with its query values hidden, as a logged URL's are.
     package static func redact(name: String, value: String) -> String {
-        LogRedaction.isSecretName(name) ? LogRedaction.placeholder : value
+        LogRedaction.isSecretName(name) ? LogRedaction.placeholder : queryHidden(name: name, value: value)
+    }
+
+    /// `value` with the query values of the URLs it carries hidden as `rules` say, when `name` is a field that
+    /// carries one (``URLFieldRedaction``); else `value` as it is.
+    package static func queryHidden(name: String, value: String, rules: RedactionRules = .standard) -> String {
+        URLFieldRedaction.redact(name: name, value: value) { LogRedaction.redactedQuery(String($0), rules: rules) }
+            ?? value
     }
 
     /// The headers as `Name: value` lines, sorted by name, secrets redacted.
@@ -28,7 +36,7 @@ package enum HeaderRedaction {
     {
         headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
             let hidden = LogRedaction.isSecretName(name) || credentials.containsHeader(name)
-            return "\(name): \(hidden ? LogRedaction.placeholder : value)"
+            return "\(name): \(hidden ? LogRedaction.placeholder : queryHidden(name: name, value: value))"
         }
     }
 }

@@ -13,13 +13,15 @@ extension HARRedaction {
     }
 
     /// The value of the header `name` as it is written: the placeholder for a credential (a cookie keeps its name
-    /// and attributes), a `Location` with its credential query values replaced, any other value as it is.
+    /// and attributes); a field that carries a URL (`Location`, `Referer`, each `<…>` of a `Link`: see
+    /// `URLFieldRedaction`) with its credential query values replaced; any other value as it is.
     func redactedValue(ofHeader name: String, _ value: String, credentialFields: CredentialFields) -> String {
-        let lowered = name.lowercased()
         guard redactsHeader(name, credentialFields: credentialFields) else {
-            return lowered == "location" ? redactedURL(value, credentialFields: credentialFields) : value
+            return URLFieldRedaction.redact(name: name, value: value) {
+                redactedQuery($0, credentialFields: credentialFields)
+            } ?? value
         }
-        switch lowered {
+        switch name.lowercased() {
         case "cookie": return Self.redactedCookies(value)
         case "set-cookie", "set-cookie2": return Self.redactedSetCookie(value)
         default: return Self.placeholder
@@ -29,11 +31,7 @@ extension HARRedaction {
     /// `url` (absolute or relative) with the values of its redacted query items replaced; the rest, percent-encoding
     /// included, as it is.
     func redactedURL(_ url: String, credentialFields: CredentialFields) -> String {
-        guard let question = url.firstIndex(of: "?") else { return url }
-        let afterQuestion = url.index(after: question)
-        let fragment = url[afterQuestion...].firstIndex(of: "#") ?? url.endIndex
-        let query = redactedQuery(url[afterQuestion..<fragment], credentialFields: credentialFields)
-        return String(url[..<afterQuestion]) + query + String(url[fragment...])
+        URLFieldRedaction.redactingQuery(of: url) { redactedQuery($0, credentialFields: credentialFields) }
     }
 
     /// A percent-encoded query with the values of its redacted items replaced.

@@ -12,7 +12,8 @@ import NetCore
 ///   engine's settings add). A `Cookie` or `Set-Cookie` value keeps its cookie names and attributes
 ///   (`session=REDACTED; Path=/; HttpOnly`), so a fixture still shows which cookies went back and forth;
 /// - query values of the items the request's credential fields declare and of secret-looking names (`api_key`,
-///   `access_token`, `X-Amz-Signature`), in the URL, in `queryString` and in a `Location`;
+///   `access_token`, `X-Amz-Signature`), in the URL, in `queryString` and in the header fields that carry a URL
+///   (`Location`, `Content-Location`, `Referer`, `Refresh`, each `<…>` of a `Link`);
 /// - in JSON bodies (any body that reads as JSON, whatever its `Content-Type`), the value of every object member
 ///   named as in ``standardJSONFields``, at any depth, and the same names in `application/x-www-form-urlencoded`
 ///   bodies.
