@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "NetCoreTests",
             dependencies: [
-                "NetCore", "NetKitLock", "NetKitDigest", "netkit-cache-writer", "NetKitTesting",
+                "NetCore", "NetKitLock", "NetKitDigest", "netkit-cache-writer", "NetKitTesting", "LoopbackServer",
             ],
             swiftSettings: strictSwift),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServer
 import NetCore
 import NetKitDigest
 import Testing
@@ -511,7 +512,7 @@ extension CertificatePinTests {
             let errors = Pipe()
             process.standardOutput = output
             process.standardError = errors
-            try process.run()
+            try HarnessProcess.launch(process)
             // Read both before waiting: a full pipe would block the child. stderr is small (openssl's progress dots).
             let text = output.fileHandleForReading.readDataToEndOfFile()
             let problems = errors.fileHandleForReading.readDataToEndOfFile()

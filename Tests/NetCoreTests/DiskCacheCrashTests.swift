@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServer
 import Testing
 import NetCore
 
@@ -38,7 +39,7 @@ struct DiskCacheCrashTests {
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try HarnessProcess.launch(process)
             // This process's copy of the pipe's writing end would keep the output open after the kill.
             try? output.fileHandleForWriting.close()
             // Wait for a random number of stores and a random time more (not a wait for a signal: the kill point is

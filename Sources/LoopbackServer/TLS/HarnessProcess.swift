@@ -102,13 +102,19 @@ package enum HarnessProcess {
         return environment
     }
 
-    /// Starts `process` from a thread of its own whose signal mask is empty.
+    /// Held while a process is started: one at a time in the whole test process.
+    private static let launching = Lock(())
+
+    /// Starts `process` from a thread of its own whose signal mask is empty, one launch at a time. Every child
+    /// process a test starts goes through here.
     ///
     /// A child inherits the signal mask of the thread that spawns it, and the threads of Dispatch and of Swift's
     /// cooperative pool block SIGTERM among others: nginx started from a test would never see a SIGTERM. A fresh
-    /// thread with nothing blocked passes nothing blocked on.
+    /// thread with nothing blocked passes nothing blocked on. Foundation's `Process.run()` on Linux is not safe to
+    /// call from two threads at once: a full trait suite, which starts openssl, nginx, curl and the cache's crash
+    /// writer from parallel tests, once crashed inside it (a bad read in its copy of the arguments).
     /// - Throws: ``TLSHarnessError/toolMissing(tool:installHint:)`` when the executable cannot be started.
-    static func launch(_ process: Process) throws(TLSHarnessError) {
+    package static func launch(_ process: Process) throws(TLSHarnessError) {
         let executable = process.executableURL?.path ?? "(no executable)"
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw .toolMissing(tool: executable, installHint: installHint(for: executable))
@@ -120,7 +126,7 @@ package enum HarnessProcess {
             sigemptyset(&empty)
             pthread_sigmask(SIG_SETMASK, &empty, nil)
             do {
-                try process.run()
+                try launching.withLock { _ in try process.run() }
             } catch {
                 let message = "\(error)"
                 outcome.withLock { $0 = message }
