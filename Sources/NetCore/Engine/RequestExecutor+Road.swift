@@ -49,7 +49,7 @@ extension RequestExecutor {
         deliver: (_ response: TransportResponse, _ received: ReceivedResponse) throws -> Value
     ) async throws -> Value {
         let state = RequestState(isStreaming: !plan.body.collects, observers: plan.plugins.observers)
-        state.emit(.callStart(method: request.head.method, origin: HTTPOrigin(request.head)))
+        state.emitCallStart(method: request.head.method, origin: HTTPOrigin(request.head))
         let road = stages(state: state, plan: plan)
         let exchange: Exchange
         let received: ReceivedResponse

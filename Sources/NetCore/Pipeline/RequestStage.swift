@@ -97,7 +97,22 @@ package struct Road: Sendable {
             }
             fallthrough
         case .statusCheck:
-            let exchange = try await run(request, from: .attempt)
+            let exchange: Exchange
+            if attempt.isEmpty, state.isObserved {
+                // An attempt observed without attempt plugins is counted and its end told here, around the road
+                // below it, rather than in a frame of its own under this one: it costs no frame more than one
+                // nobody observes.
+                let number = state.countAttempt(sending: request.bodyLength)
+                do {
+                    exchange = try await run(request, from: .credentialScope)
+                } catch {
+                    state.emitAttemptEnd(number, .failure(error))
+                    throw error
+                }
+                state.emitAttemptEnd(number, .success(exchange))
+            } else {
+                exchange = try await run(request, from: .attempt)
+            }
             // A redirect is the redirect stage's to judge: it checks the one it does not follow. A 2xx passes without
             // the async call.
             if !exchange.response.head.isSuccess,
@@ -110,17 +125,7 @@ package struct Road: Sendable {
             if !attempt.isEmpty {
                 return try await attempt.run(request) { try await self.run($0, from: .credentialScope) }
             }
-            let number = state.countAttempt(sending: request.bodyLength)
-            if state.isObserved {
-                do {
-                    let exchange = try await run(request, from: .credentialScope)
-                    state.emitAttemptEnd(number, .success(exchange))
-                    return exchange
-                } catch {
-                    state.emitAttemptEnd(number, .failure(error))
-                    throw error
-                }
-            }
+            _ = state.countAttempt(sending: request.bodyLength)
             fallthrough
         case .credentialScope:
             var request = request

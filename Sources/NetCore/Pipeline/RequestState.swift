@@ -17,6 +17,13 @@ package final class RequestState: Sendable {
         var sending = Sending.closed
         /// When the wait in a queue began, while the request waits.
         var queuedAt: MonotonicInstant?
+        /// Whether work detached from the request (``RequestState/isDetached``) runs on its road: only then is the
+        /// task-local asked, so that an event costs no task-local lookup otherwise.
+        var hasDetachedWork = false
+
+        /// Whether an event may be told now: the call has not ended, and the caller is not work detached from the
+        /// request.
+        var mayTell: Bool { !closed && !(hasDetachedWork && RequestState.isDetached) }
     }
 
     /// What the transport has told of the exchange in flight: reports outside an exchange, twice, or out of order are
@@ -41,7 +48,7 @@ package final class RequestState: Sendable {
     private static let counter = Atomic<UInt64>(0)
 
     /// Set for work that runs on a request's road without being part of it (the cache's background validation):
-    /// its phases are not the request's events.
+    /// its phases are not the request's events. Whoever sets it calls ``beginDetachedWork()`` first.
     @TaskLocal package static var isDetached = false
 
     package init(isStreaming: Bool, observers: [any RequestObserver] = []) {
@@ -65,17 +72,10 @@ package final class RequestState: Sendable {
         if let observers { tell(kind(), at: nil, to: observers) }
     }
 
-    /// Tells the observers `kind`, which happened at `instant` (a phase whose instant the metrics took already: one
-    /// clock reading, and the event and the metrics agree).
-    @inline(__always)
-    private func emit(_ kind: @autoclosure () -> RequestEvent.Kind, at instant: MonotonicInstant) {
-        if let observers { tell(kind(), at: instant, to: observers) }
-    }
-
     /// Tells `observers` `kind`, at `instant` or now, unless the call has ended or the work is detached from the
     /// request.
+    @inline(never)
     private func tell(_ kind: RequestEvent.Kind, at instant: MonotonicInstant?, to observers: [any RequestObserver]) {
-        guard !Self.isDetached else { return }
         let ends: Bool
         switch kind {
         case .callEnd, .callFailed: ends = true
@@ -83,13 +83,43 @@ package final class RequestState: Sendable {
         }
         // One end, whoever tells it first; and nothing after it.
         let open = values.withLock { values in
-            guard !values.closed else { return false }
+            guard values.mayTell else { return false }
             values.closed = ends
             return true
         }
         guard open else { return }
-        let event = RequestEvent(requestNumber: number, kind: kind, instant: instant ?? .now)
+        deliver(kind, at: instant ?? .now, to: observers)
+    }
+
+    /// Tells the observers `kind`, at `instant`, when `mayTell` (``Values/mayTell``, read under the lock a note of the
+    /// same phase took anyway: one lock for the note and its event) and someone observes. Never for an event that
+    /// ends the call.
+    @inline(__always)
+    private func emit(_ kind: @autoclosure () -> RequestEvent.Kind, at instant: MonotonicInstant, if mayTell: Bool) {
+        if mayTell, let observers { deliver(kind(), at: instant, to: observers) }
+    }
+
+    /// Builds the event and hands it to each observer. Never inlined, nor is ``tell(_:at:to:)``: inlined into the
+    /// road's async functions, their code pushed one of them past the inliner's limit, which cost every request,
+    /// observed or not, two task-stack allocations (counted).
+    @inline(never)
+    private func deliver(_ kind: RequestEvent.Kind, at instant: MonotonicInstant, to observers: [any RequestObserver]) {
+        let event = RequestEvent(requestNumber: number, kind: kind, instant: instant)
         for observer in observers { observer.observe(event) }
+    }
+
+    /// Tells the observers that the call started, at ``start`` (the clock reading of the metrics' start): the first
+    /// event, which nothing can have closed, and never told by detached work, which runs below a call's start.
+    /// Inlined, like ``emit(_:)``: an autoclosure passed to a call is a context the async road allocates.
+    @inline(__always)
+    package func emitCallStart(method: HTTPRequestMethod, origin: @autoclosure () -> HTTPOrigin) {
+        if let observers { deliver(.callStart(method: method, origin: origin()), at: start, to: observers) }
+    }
+
+    /// Notes that work detached from the request (``isDetached``) is about to run on its road; called before the
+    /// task-local is set.
+    package func beginDetachedWork() {
+        values.withLock { $0.hasDetachedWork = true }
     }
 
     /// Tells the observers how attempt `attempt` ended: with a response (whatever the stages outside make of it) or
@@ -134,32 +164,40 @@ package final class RequestState: Sendable {
         }
     }
 
-    /// Counts a new attempt of `bytes` body bytes and returns its context.
+    /// Counts a new attempt of `bytes` body bytes and returns its context. Never inlined, like the other notes the
+    /// async road makes (see ``beginExchange(of:)``).
+    @inline(never)
     func beginAttempt(sending bytes: Int64?) -> PluginContext {
-        let context = values.withLock { values in
+        let now = MonotonicInstant.now
+        let observed = observers != nil
+        let (context, mayTell) = values.withLock { values in
             values.metrics.attempts += 1
             values.metrics.bytesSent += bytes ?? 0
             let reason = values.nextReason
             values.nextReason = .initial
             values.lastReason = reason
-            return PluginContext(
+            let context = PluginContext(
                 requestNumber: number, attempt: values.metrics.attempts, reason: reason, isStreaming: isStreaming,
-                start: .now)
+                start: now)
+            return (context, observed && values.mayTell)
         }
-        emit(.attemptStart(attempt: context.attempt, reason: context.reason))
+        emit(.attemptStart(attempt: context.attempt, reason: context.reason), at: now, if: mayTell)
         return context
     }
 
-    /// Counts a new attempt of `bytes` body bytes that no plugin hook will see; its number.
+    /// Counts a new attempt of `bytes` body bytes that no plugin hook will see; its number. Never inlined (see
+    /// ``beginExchange(of:)``).
+    @inline(never)
     func countAttempt(sending bytes: Int64?) -> Int {
-        let (attempt, reason) = values.withLock { values in
+        let observed = observers != nil
+        let (attempt, reason, mayTell) = values.withLock { values in
             values.metrics.attempts += 1
             values.metrics.bytesSent += bytes ?? 0
             values.lastReason = values.nextReason
             values.nextReason = .initial
-            return (values.metrics.attempts, values.lastReason)
+            return (values.metrics.attempts, values.lastReason, observed && values.mayTell)
         }
-        emit(.attemptStart(attempt: attempt, reason: reason))
+        if mayTell { emit(.attemptStart(attempt: attempt, reason: reason), at: .now, if: true) }
         return attempt
     }
 
@@ -192,15 +230,16 @@ package final class RequestState: Sendable {
     /// closure.
     private func beginExchange() -> @Sendable (TransportRequest.SentPart) -> Void {
         let now = MonotonicInstant.now
-        let exchange = values.withLock { values in
+        let observed = observers != nil
+        let (exchange, mayTell) = values.withLock { values in
             values.exchange += 1
             values.sending = .started
             values.metrics.exchangeStart = now
             values.metrics.headSent = nil
             values.metrics.bodySent = nil
-            return values.exchange
+            return (values.exchange, observed && values.mayTell)
         }
-        emit(.requestStart, at: now)
+        emit(.requestStart, at: now, if: mayTell)
         return { [self] part in recordSent(part, in: exchange) }
     }
 
@@ -208,7 +247,8 @@ package final class RequestState: Sendable {
     /// order: the head once, then the body once.
     private func recordSent(_ part: TransportRequest.SentPart, in exchange: Int) {
         let now = MonotonicInstant.now
-        let accepted = values.withLock { values in
+        let observed = observers != nil
+        let mayTell = values.withLock { values in
             guard values.exchange == exchange else { return false }
             switch (part, values.sending) {
             case (.head, .started):
@@ -220,12 +260,11 @@ package final class RequestState: Sendable {
             default:
                 return false
             }
-            return true
+            return observed && values.mayTell
         }
-        guard accepted else { return }
         switch part {
-        case .head: emit(.requestHeadSent, at: now)
-        case .body(let bytes): emit(.requestBodySent(bytes: bytes), at: now)
+        case .head: emit(.requestHeadSent, at: now, if: mayTell)
+        case .body(let bytes): emit(.requestBodySent(bytes: bytes), at: now, if: mayTell)
         }
     }
 
@@ -239,25 +278,29 @@ package final class RequestState: Sendable {
     /// told (it tells them before the head).
     @inline(never)
     func recordHead(at instant: MonotonicInstant, status: Int, protocolVersion: HTTPProtocolVersion? = nil) {
-        values.withLock { values in
+        let observed = observers != nil
+        let mayTell = values.withLock { values in
             values.metrics.headArrival = instant
             values.metrics.protocolVersion = protocolVersion
             values.sending = .closed
+            return observed && values.mayTell
         }
         // Told now, not at the transport's arrival instant: what the transport told before it handed the head over
         // (what it sent) was told later than that instant, and events go in time order.
-        emit(.responseHead(status: status))
+        if mayTell { emit(.responseHead(status: status), at: .now, if: true) }
     }
 
     /// Notes a body read to its end.
     @inline(never)
     func recordReceived(_ bytes: Int) {
         let now = MonotonicInstant.now
-        values.withLock { values in
+        let observed = observers != nil
+        let mayTell = values.withLock { values in
             values.metrics.bytesReceived += Int64(bytes)
             values.metrics.bodyEnd = now
+            return observed && values.mayTell
         }
-        emit(.responseBodyEnd(bytes: Int64(bytes)), at: now)
+        emit(.responseBodyEnd(bytes: Int64(bytes)), at: now, if: mayTell)
     }
 
     /// Notes that the request starts to wait in a queue (a held line, a request slot).

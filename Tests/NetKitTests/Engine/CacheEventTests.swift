@@ -147,6 +147,38 @@ struct CacheEventTests {
         #expect(stub.requests.map { $0.value(forHeader: "If-None-Match") } == [nil, #""v1""#])
     }
 
+    @Test(
+        "stale-while-revalidate: the background validation, run while the request is still open, tells its observers nothing",
+        .timeLimit(.minutes(10)))
+    func backgroundValidationTellsNoEvent() async throws {
+        let now = Now()
+        let stub = StubTransport { request, _ in
+            if request.value(forHeader: "If-None-Match") != nil {
+                return .status(304, headers: ["ETag": #""v1""#, "X-Validated": "yes"])
+            }
+            return .json("{}", headers: ["ETag": #""v1""#, "Cache-Control": "max-age=1, stale-while-revalidate=60"])
+        }
+        let cache = ResponseCache(maximumBytes: 1 << 20, now: { now.date })
+        var executor = RequestExecutor(transport: stub)
+        executor.responseCache = cache
+        _ = try await executor.send(Item(), baseURL: stubBase)
+        now.advance(10)
+        let recorder = EventRecorder()
+        var waiting = RequestExecutor(transport: stub, plugins: [AwaitsBackgroundValidation(cache: cache), recorder])
+        waiting.responseCache = cache
+        _ = try await waiting.response(for: Item(), baseURL: stubBase)
+        #expect(
+            AwaitsBackgroundValidation(cache: cache).validated,
+            "the background validation did not finish within 5 s: this test proves nothing")
+        #expect(RequestEventGrammar.violations(in: recorder.events) == [])
+        #expect(recorder.requestNumbers.count == 1)
+        let names = recorder.requestNumbers.first.map(recorder.kindNames(of:)) ?? []
+        #expect(names.first == "call_start" && names.last == "call_end", "\(names)")
+        #expect(names.filter { $0 == "attempt_start" }.count == 1, "\(names)")
+        #expect(!names.contains("request_start"), "the validation's exchange was told: \(names)")
+        #expect(stub.requests.map { $0.value(forHeader: "If-None-Match") } == [nil, #""v1""#])
+    }
+
     @Test("stale-if-error: served stale on a 503 (the 503 refused as uncacheable) and on a failed connection")
     func staleIfError() async throws {
         let now = Now()

@@ -127,6 +127,7 @@ package struct CacheStage: Sendable {
         let key = CacheKey(request.head)
         guard cache.beginRevalidation(key) else { return }
         // Its phases are none of the request's events: the request may end before it does.
+        state.beginDetachedWork()
         RequestState.$isDetached.withValue(true) {
             Task {
                 defer { cache.endRevalidation(key) }
