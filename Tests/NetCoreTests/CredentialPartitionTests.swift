@@ -58,6 +58,49 @@ struct CredentialPartitionTests {
                 != CredentialPartition(request, transport: transport, cookieJar: CookieJar()))
     }
 
+    @Test("the connection settings that say as whom a request goes and whom it trusts count; the rest does not")
+    func connectionSettings() throws {
+        let head = try Self.head([])
+        let plain = try HTTPRequestHead(url: URL(string: "http://api.test/v1/items")!)
+        func partition(_ settings: ConnectionSettings?, _ head: HTTPRequestHead) -> CredentialPartition {
+            CredentialPartition(
+                head, credentialFields: .standard, connection: settings, transport: fixtureTransport, cookieJar: nil)
+        }
+        func certificate(_ base64: String) throws -> TLSCertificate {
+            try TLSCertificate(pem: "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n")
+        }
+        var identity = ConnectionSettings()
+        identity.tls.clientIdentity = try ClientIdentity(
+            certificateChainPEM: try certificate("AQID").pem,
+            privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nc2VjcmV0\n-----END PRIVATE KEY-----\n")
+        var roots = ConnectionSettings()
+        roots.tls.trustedRoots = .only([try certificate("AQID")])
+        var rootsAnd = ConnectionSettings()
+        rootsAnd.tls.trustedRoots = .systemAnd([try certificate("AQID")])
+        var minimum = ConnectionSettings()
+        minimum.tls.minimumVersion = .tls13
+        var proxy = ConnectionSettings()
+        proxy.proxy = .http(ProxyServer(host: "proxy.test", port: 3128))
+        var direct = ConnectionSettings()
+        direct.proxy = .direct
+        var http1 = ConnectionSettings()
+        http1.httpVersion = .http1Only
+        let bearing = [identity, roots, rootsAnd, minimum, proxy, direct].map { partition($0, head) }
+        #expect(Set(bearing).count == bearing.count, "each setting is a partition of its own")
+        #expect(!bearing.contains(partition(nil, head)))
+        #expect(partition(identity, head) == partition(identity, head))
+        #expect(partition(http1, head) == partition(nil, head), "the HTTP version is not whose the response is")
+        #expect(partition(ConnectionSettings(), head) == partition(nil, head))
+        #expect(partition(identity, plain) == partition(nil, plain), "no TLS on an http URL: its settings bear nothing")
+        #expect(partition(proxy, plain) != partition(nil, plain), "the proxy bears on http too")
+        let sealed = { (settings: ConnectionSettings?) in
+            CachedResponse.Seal.partitionDigest(partition(settings, head), salt: [1, 2, 3])
+        }
+        #expect(
+            sealed(identity) != sealed(nil) && sealed(identity) != sealed(roots) && sealed(identity) == sealed(identity)
+        )
+    }
+
     @Test("descriptions and dump name the credentials, never their values")
     func valuesHidden() throws {
         let partition = CredentialPartition.of(

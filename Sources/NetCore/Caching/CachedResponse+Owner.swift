@@ -82,18 +82,24 @@ extension CachedResponse {
         package var varying: [Field]
 
         /// The salted digest of what a later launch can tell again of `partition`: the transport's type, whether a
-        /// cookie jar was used, and each credential's name and value, every part ended by a NUL (which no field
-        /// name or value may hold, so that no two partitions give the same bytes).
+        /// cookie jar was used, each credential's name and value, every part ended by a NUL (which no field name or
+        /// value may hold, so that no two partitions give the same bytes), and the connection's part. A partition
+        /// whose connection is the transport's default gives the digest it gave before connections counted (version
+        /// 1), so entries stored then still answer; one with connection settings is version 2, which counts the
+        /// credentials before the connection's bytes.
         package static func partitionDigest(_ partition: CredentialPartition, salt: [UInt8]) -> [UInt8] {
+            let withConnection = !partition.connection.isEmpty
             var hash = SHA256()
             hash.update(salt)
-            hash.update(Array("netkit-cache-partition-1\0".utf8))
+            hash.update(Array("netkit-cache-partition-\(withConnection ? 2 : 1)\0".utf8))
             hash.update(Array(partition.transport.typeName.utf8) + [0])
             hash.update(Array((partition.cookieJar == nil ? "no-jar" : "jar").utf8) + [0])
+            if withConnection { hash.update(Array("\(partition.credentials.count)".utf8) + [0]) }
             for credential in partition.credentials {
                 hash.update(Array(credential.name.utf8) + [0])
                 hash.update(Array(credential.value.utf8) + [0])
             }
+            if withConnection { hash.update(partition.connection) }
             return hash.finalize()
         }
 

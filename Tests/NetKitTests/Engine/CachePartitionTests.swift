@@ -53,6 +53,78 @@ struct CachePartitionTests {
         #expect(cache.count == 2)
     }
 
+    /// `GET /items/1` sent with its own connection settings.
+    struct GetItemOver: Endpoint {
+        typealias Response = Data
+        var connection: ConnectionSettings?
+        var path: String { "/items/1" }
+        var method: HTTPMethod { .get }
+    }
+
+    /// Settings whose client identity is a certificate of the given (made-up) DER bytes.
+    static func identity(_ base64: String) throws -> ConnectionSettings {
+        var settings = ConnectionSettings()
+        settings.tls.clientIdentity = try ClientIdentity(
+            certificateChainPEM: "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n",
+            privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nc2VjcmV0\n-----END PRIVATE KEY-----\n")
+        return settings
+    }
+
+    @Test(
+        "a response fetched with one TLS client certificate answers that certificate only; one fetched under weaker trust never answers a pinned request"
+    )
+    func connectionSettingsKeepApart() async throws {
+        let stub = Self.server()
+        let cache = ResponseCache(maximumBytes: 1 << 20)
+        let executor = Self.engine(stub, cache: cache)
+        let alice = try Self.identity("QUxJQ0U=")
+        let bob = try Self.identity("Qk9C")
+        let hashes = ["A", "B"].map { String(repeating: $0, count: 43) + "=" }
+        var pinned = ConnectionSettings()
+        pinned.tls.pins = [try CertificatePin(host: "api.test", sha256: hashes)]
+        var pinnedElsewhere = ConnectionSettings()
+        pinnedElsewhere.tls.pins = [try CertificatePin(host: "other.test", sha256: hashes)]
+        var http1 = ConnectionSettings()
+        http1.httpVersion = .http1Only
+        for settings in [alice, bob, alice, nil, bob, pinned, nil, pinnedElsewhere, http1] {
+            _ = try await executor.send(GetItemOver(connection: settings), baseURL: stubBase)
+        }
+        #expect(
+            stub.requests.map { $0.connection?.tls.clientIdentity?.certificateChain.first?.der } == [
+                Array("ALICE".utf8), Array("BOB".utf8), nil, nil,
+            ],
+            "alice, bob, no identity and the pinned request each reached the server once")
+        #expect(stub.requests.last?.connection?.tls.pins.count == 1, "the fourth was the pinned one")
+        #expect(
+            stub.requestCount == 4,
+            "a pin for another host and the HTTP version bear on nothing here: the plain response answers them")
+    }
+
+    @Test("a response stored on disk with a client certificate answers that certificate only after a relaunch too")
+    func connectionSettingsKeepApartOnDisk() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "netkit-partition-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stub = Self.server()
+        let alice = try Self.identity("QUxJQ0U=")
+        let bob = try Self.identity("Qk9C")
+        do {
+            let cache = try ResponseCache(directory: directory, maximumBytes: 1 << 20)
+            _ = try await Self.engine(stub, cache: cache).send(GetItemOver(connection: alice), baseURL: stubBase)
+            _ = try await Self.engine(stub, cache: cache).send(GetItemOver(), baseURL: stubBase)
+        }
+        // A new cache on the same folder knows the entries by their sealed owners only.
+        let relaunched = try ResponseCache(directory: directory, maximumBytes: 1 << 20)
+        let executor = Self.engine(stub, cache: relaunched)
+        for settings in [bob, alice, nil, bob] {
+            _ = try await executor.send(GetItemOver(connection: settings), baseURL: stubBase)
+        }
+        #expect(
+            stub.requests.map { $0.connection?.tls.clientIdentity?.certificateChain.first?.der } == [
+                Array("ALICE".utf8), nil, Array("BOB".utf8),
+            ],
+            "after the relaunch only bob's first request reached the server; alice and the plain one were answered")
+    }
+
     @Test("a header that is not a credential and not named by Vary does not split the cache")
     func otherHeadersShare() async throws {
         let stub = Self.server()
