@@ -123,7 +123,7 @@ struct BorrowedSessionTests {
 
     @Test("the configuration's request timeout is not replaced by a fixed 60 s")
     func configurationTimeout() async throws {
-        let server = try LoopbackServer { _ in LoopbackResponse.json("{}").with(.delayBeforeHead(.seconds(60))) }
+        let server = try LoopbackServer { _ in LoopbackResponse.json("{}").with(.delayBeforeHead(.seconds(120))) }
         defer { server.stop() }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 1
@@ -134,6 +134,8 @@ struct BorrowedSessionTests {
         let started = clock.now
         let error = await #expect(throws: URLError.self) { try await manager.send(GetUser(), accessToken: nil) }
         #expect(error?.code == .timedOut)
-        #expect(clock.now - started < .seconds(30), "the configuration's 1 s, not URLRequest's 60 s")
+        // A fixed 60 s cannot fire sooner than 60 s after `started`: any time below that is the configuration's 1 s,
+        // however late a machine whose cores are all busy delivers it (38 s was seen under `make test-under-load`).
+        #expect(clock.now - started < .seconds(60), "the configuration's 1 s, not URLRequest's 60 s")
     }
 }
