@@ -197,9 +197,11 @@ struct TLSHarnessTests {
 
         try await onDedicatedThread { nginx.stop() }
 
+        // nginx is one process (`master_process off`): once it has exited, the kernel has closed its listening
+        // socket. Connecting to its port proves nothing more, and can fail wrongly: another test's server, run in
+        // parallel, may be given the port at once (seen in CI).
         #expect(!nginx.isRunning)
         #expect(!FileManager.default.fileExists(atPath: nginx.directory.path))
-        #expect(throws: TestClientError.self) { try TestClient(port: nginx.port) }
     }
 
     // MARK: - Proxy
