@@ -154,7 +154,11 @@ let package = Package(
         .target(name: "NetKitLock", swiftSettings: strictSwift),
         // `SHA256`, shared the same way: the loopback server's body digests and the response cache's digests of
         // credentials and targets on disk. Not a product; `package` access only.
-        .target(name: "NetKitDigest", swiftSettings: strictSwift),
+        .target(name: "NetKitDigest", dependencies: ["CNetKitSHA256"], swiftSettings: strictSwift),
+        // The SHA-256 rounds in the processor's own instructions where it has them (x86-64's SHA extensions, chosen
+        // at run time): C, because Swift has no intrinsics for them. Downloads check a file's digest as it arrives,
+        // and the Swift rounds (about 250 MB/s) fell behind a loopback transfer.
+        .target(name: "CNetKitSHA256"),
         .executableTarget(
             name: "netkit-demo", dependencies: ["NetKit", "LoopbackServer", "NetKitLock"], swiftSettings: strictSwift),
         // Programs CI builds, runs and reads with `readelf`: neither links FoundationNetworking (.ci/link-check).

@@ -1,3 +1,5 @@
+internal import CNetKitSHA256
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,8 +12,13 @@ import Foundation
 ///
 /// Written here because the toolchain offers no hash on Linux (CryptoKit is Apple-only) and the
 /// package takes no dependencies. Whole blocks are hashed straight from the caller's memory; only
-/// a trailing partial block (under 64 bytes) is copied.
+/// a trailing partial block (under 64 bytes) is copied. On a processor with SHA-256 instructions
+/// (x86-64's SHA extensions) the blocks go through them, about five times as fast as the Swift
+/// rounds below, which every other processor uses.
 package struct SHA256: Sendable {
+    /// Whether this process's processor has the SHA-256 instructions a hash uses by default.
+    package static let hardwareAvailable = netkit_sha256_hardware_available() != 0
+
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
@@ -19,9 +26,18 @@ package struct SHA256: Sendable {
     private var partial: [UInt8] = []
     /// Bytes hashed so far, including those in `partial`.
     private var length: UInt64 = 0
+    /// Whether whole blocks go through the processor's SHA-256 instructions.
+    private let usesHardware: Bool
 
-    /// Starts a new hash.
+    /// Starts a new hash, with the processor's SHA-256 instructions when it has them.
     package init() {
+        self.init(usingHardware: Self.hardwareAvailable)
+    }
+
+    /// Starts a new hash that uses the processor's SHA-256 instructions only if `usingHardware` and it has them
+    /// (tests compare the two roads).
+    package init(usingHardware: Bool) {
+        usesHardware = usingHardware && Self.hardwareAvailable
         partial.reserveCapacity(64)
     }
 
@@ -123,6 +139,15 @@ package struct SHA256: Sendable {
     /// values moved, which keeps them in registers; this is what makes the hash fast enough for
     /// gigabyte uploads.
     private mutating func compress(blocks: UnsafeRawPointer, count: Int) {
+        if usesHardware {
+            // A tuple of eight `UInt32`s is laid out as the C array `uint32_t[8]` (C arrays are imported as such tuples).
+            withUnsafeMutableBytes(of: &state) { words in
+                netkit_sha256_hardware_compress(
+                    words.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                    blocks.assumingMemoryBound(to: UInt8.self), count)
+            }
+            return
+        }
         var (h0, h1, h2, h3, h4, h5, h6, h7) = state
         Self.roundConstants.withUnsafeBufferPointer { constants in
             let k = constants.baseAddress!

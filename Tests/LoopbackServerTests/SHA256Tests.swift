@@ -5,21 +5,53 @@ import Testing
 
 @Suite("SHA-256")
 struct SHA256Tests {
-    private static func hex(_ text: String) -> String {
-        SHA256.hex(SHA256.hash(Array(text.utf8)))
+    private static func hex(_ text: String, hardware: Bool = SHA256.hardwareAvailable) -> String {
+        var hasher = SHA256(usingHardware: hardware)
+        hasher.update(Array(text.utf8))
+        return SHA256.hex(hasher.finalize())
     }
 
-    /// FIPS 180-4 examples (NIST CSRC "SHA-256" example values, and the long message of FIPS 180-2 appendix B.3).
-    @Test func matchesTheNISTVectors() {
-        #expect(Self.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(Self.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    /// FIPS 180-4 examples (NIST CSRC "SHA-256" example values, and the long message of FIPS 180-2 appendix B.3), by
+    /// the Swift rounds and by the processor's SHA-256 instructions (where it has none, both are the Swift rounds).
+    @Test(arguments: [false, true])
+    func matchesTheNISTVectors(hardware: Bool) {
+        #expect(Self.hex("", hardware: hardware) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(
-            Self.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+            Self.hex("abc", hardware: hardware) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            Self.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", hardware: hardware)
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         #expect(
             Self.hex(
-                "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
+                "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+                hardware: hardware
             ) == "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")
+    }
+
+    /// The two roads give the same digest for every length up to five blocks and a megabyte split at odd places, so
+    /// the instructions' state layout, message schedule and block loop are checked against the Swift rounds.
+    @Test func hardwareAndSwiftRoundsAgree() {
+        let message = [UInt8](LoopbackBodyPattern.data(count: (1 << 20) + 77))
+        for length in 0...320 {
+            var swift = SHA256(usingHardware: false)
+            var hardware = SHA256(usingHardware: true)
+            swift.update(message[0..<length])
+            hardware.update(message[0..<length])
+            #expect(hardware.finalize() == swift.finalize(), "length \(length)")
+        }
+        var swift = SHA256(usingHardware: false)
+        var hardware = SHA256(usingHardware: true)
+        var offset = 0
+        var step = 1
+        while offset < message.count {
+            let end = min(message.count, offset + step)
+            swift.update(message[offset..<end])
+            hardware.update(message[offset..<end])
+            offset = end
+            step = step * 3 + 1
+        }
+        #expect(hardware.finalize() == swift.finalize())
+        #expect(SHA256.hex(swift.finalize()) == SHA256.hex(SHA256.hash(message)))
     }
 
     @Test func matchesTheMillionAVector() {
