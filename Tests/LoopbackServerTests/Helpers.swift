@@ -15,6 +15,16 @@ func makeServer(
     try LoopbackServer(limits: limits) { _ in response }
 }
 
+/// Whether the server listening on `port` answers a GET with `marker`: how a test proves its server stopped. The
+/// stopped server's port then refuses connections or, when a server of a test running beside it was given the same
+/// port at once, answers something else (asking for a refused connection alone failed in CI that way).
+func answers(_ marker: String, on port: Int) -> Bool {
+    guard let client = try? TestClient(port: port) else { return false }
+    defer { client.close() }
+    guard (try? client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")) != nil else { return false }
+    return (try? client.readResponse().bodyText) == marker
+}
+
 /// How long `body` took on the continuous clock.
 func measure(_ body: () throws -> Void) rethrows -> Duration {
     let clock = ContinuousClock()

@@ -339,7 +339,14 @@ struct TLSHarnessTests {
 
         try await onDedicatedThread { proxy.stop() }
         #expect(client.seesConnectionEnd())
-        #expect(throws: TestClientError.self) { try TestClient(port: proxy.port) }
+        // Its port no longer leads to it: refused, or given at once to a server of a test running beside this one
+        // (seen in CI), which opens no tunnel of this proxy's.
+        if let late = try? TestClient(port: proxy.port) {
+            try? late.send("CONNECT 127.0.0.1:\(silent.port) HTTP/1.1\r\nHost: 127.0.0.1:\(silent.port)\r\n\r\n")
+            _ = try? late.readHead()
+            late.close()
+        }
+        #expect(proxy.tunnels.count == 1)
     }
 
     // MARK: - SOCKS5
