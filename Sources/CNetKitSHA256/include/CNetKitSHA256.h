@@ -4,6 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// K, the 64 round constants of FIPS 180-4 §4.2.2: the Swift rounds and the instructions share the one table.
+extern const uint32_t netkit_sha256_round_constants[64];
+
 /// Whether this processor has the SHA-256 instructions `netkit_sha256_hardware_compress` uses (x86-64's SHA
 /// extensions with SSSE3 and SSE4.1); 0 on every other processor.
 int netkit_sha256_hardware_available(void);
