@@ -100,7 +100,8 @@ let package = Package(
         .target(name: "NetTransport", dependencies: ["NetCore", "NetKitLock"], swiftSettings: strictSwift),
         .target(name: "NetAuth", dependencies: ["NetCore", "NetKitLock"], swiftSettings: strictSwift),
         .target(
-            name: "NetStreaming", dependencies: ["NetCore", "NetKitLock", "NetKitDigest"], swiftSettings: strictSwift),
+            name: "NetStreaming", dependencies: ["NetCore", "NetKitLock", "NetKitDigest", "CNetKitFileSync"],
+            swiftSettings: strictSwift),
         .target(
             name: "NetKit",
             dependencies: ["NetCore", "NetTransport", "NetAuth", "NetMultipart", "NetStreaming", "NetKitLock"],
@@ -159,6 +160,9 @@ let package = Package(
         // at run time): C, because Swift has no intrinsics for them. Downloads check a file's digest as it arrives,
         // and the Swift rounds (about 250 MB/s) fell behind a loopback transfer.
         .target(name: "CNetKitSHA256"),
+        // Linux's `sync_file_range`, which Swift's Glibc module does not declare: a download starts writing its file
+        // to the disk as it goes, so the `fsync` before the move into place does not wait for the whole file.
+        .target(name: "CNetKitFileSync"),
         .executableTarget(
             name: "netkit-demo", dependencies: ["NetKit", "LoopbackServer", "NetKitLock"], swiftSettings: strictSwift),
         // Programs CI builds, runs and reads with `readelf`: neither links FoundationNetworking (.ci/link-check).
@@ -213,7 +217,8 @@ let package = Package(
             name: "NetAuthTests", dependencies: ["NetAuth", "NetCore", "NetKitTesting", "NetKitLock"],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "NetStreamingTests", dependencies: ["NetStreaming", "NetCore", "NetKitLock", "NetKitDigest"],
+            name: "NetStreamingTests",
+            dependencies: ["NetStreaming", "NetCore", "NetKitLock", "NetKitDigest", "CNetKitFileSync"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "NetKitTests",

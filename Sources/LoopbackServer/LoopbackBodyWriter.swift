@@ -36,17 +36,23 @@ package final class LoopbackBodyWriter: Sendable {
         var bodyComplete = false
         var clientClosed = false
         var intentionallyDropped = false
+        /// Body bytes the client's TCP had acknowledged when a send found it gone (see ``bytesDelivered``).
+        var deliveredWhenBroken: Int?
     }
 
     private let socket: Socket
     private let wake: WakePipe
     private let wire: Wire
     private let state = Lock(State())
+    /// The connection's TCP counts as the body starts: bytes acknowledged so far and bytes not yet acknowledged
+    /// (the head's, or an earlier response's), which the peer acknowledges before any of the body's.
+    private let transmissionAtStart: (acknowledged: UInt64, unacknowledged: Int)?
 
     init(socket: Socket, wake: WakePipe, wire: Wire) {
         self.socket = socket
         self.wake = wake
         self.wire = wire
+        transmissionAtStart = socket.transmission()
     }
 
     // MARK: - Writing
@@ -221,6 +227,13 @@ package final class LoopbackBodyWriter: Sendable {
     /// Body bytes handed to the socket so far (framing such as chunk-size lines not counted).
     package var bytesWritten: Int { state.withLock { $0.bytesWritten } }
 
+    /// Body bytes that reached the client's machine: ``bytesWritten``, less what the kernel still held when a send
+    /// found the client gone (what its TCP never acknowledged, discarded by the client's reset).
+    ///
+    /// Equal to ``bytesWritten`` whenever the body ended, was cut by the server (what the kernel holds still goes out
+    /// before the close) or the kernel does not say (only Linux does). With chunked framing the chunk lines count.
+    package var bytesDelivered: Int { state.withLock { $0.deliveredWhenBroken ?? $0.bytesWritten } }
+
     /// Whether the server has seen that the client went away: a write failed (while the server
     /// was not stopping) or a wait saw the connection close.
     package var clientHasClosed: Bool { state.withLock { $0.clientClosed } }
@@ -276,6 +289,10 @@ package final class LoopbackBodyWriter: Sendable {
     private func markBroken(_ state: inout State) {
         state.phase = .broken
         if !wake.isSignalled { state.clientClosed = true }
+        if let start = transmissionAtStart, let now = socket.transmission() {
+            let acknowledged = Int(clamping: now.acknowledged &- start.acknowledged) - start.unacknowledged
+            state.deliveredWhenBroken = min(max(acknowledged, 0), state.bytesWritten)
+        }
     }
 
     /// Cuts the body short: the client gets EOF now, so it sees the truncation while the producer may still run.

@@ -47,13 +47,16 @@ package final class LoopbackRangedResource: Sendable {
         /// `HEAD`. Set before the bytes leave, so it is up to date once the client has them, and lowered to what the
         /// socket took if a write fails.
         package var bodyBytesSent: Int
+        /// Of ``bodyBytesSent``, the bytes that reached the client's machine: fewer when the client went away with
+        /// bytes still in the server's kernel, which its reset discarded (see ``LoopbackBodyWriter/bytesDelivered``).
+        package var bodyBytesDelivered: Int
         /// The request target, path and query as sent (`/file?signature=b`).
         package var target: String
 
         /// Creates an entry, mainly to build expected values in tests.
         package init(
             method: String, range: String?, ifRange: String?, status: Int, declaredLength: Int, bodyBytesSent: Int,
-            target: String = "/"
+            bodyBytesDelivered: Int? = nil, target: String = "/"
         ) {
             self.method = method
             self.range = range
@@ -61,6 +64,7 @@ package final class LoopbackRangedResource: Sendable {
             self.status = status
             self.declaredLength = declaredLength
             self.bodyBytesSent = bodyBytesSent
+            self.bodyBytesDelivered = bodyBytesDelivered ?? bodyBytesSent
             self.target = target
         }
     }
@@ -271,18 +275,21 @@ package final class LoopbackRangedResource: Sendable {
         let corrupt = knobs.corruptsByteAt
         return .streamed(status: status, headers: headers, framing: .contentLength(count)) { writer in
             // The server runs this for GET only, after the head has gone out.
-            self.record(sent: planned, at: index)
+            self.record(sent: planned, delivered: planned, at: index)
             Self.writeBody(writer, from: first, count: planned, corrupting: corrupt)
             if planned < count { writer.abort() }
-            self.record(sent: writer.bytesWritten, at: index)
+            self.record(sent: writer.bytesWritten, delivered: writer.bytesDelivered, at: index)
         }
     }
 
     // MARK: - Private
 
-    /// Sets how many body bytes the response logged at `index` sent.
-    private func record(sent bytes: Int, at index: Int) {
-        state.withLock { $0.requests[index].bodyBytesSent = bytes }
+    /// Sets how many body bytes the response logged at `index` sent, and how many of them reached the client.
+    private func record(sent: Int, delivered: Int, at index: Int) {
+        state.withLock {
+            $0.requests[index].bodyBytesSent = sent
+            $0.requests[index].bodyBytesDelivered = delivered
+        }
     }
 
     /// The `Repr-Digest` value, computed on first use (outside the lock: hashing a big resource takes a while, and

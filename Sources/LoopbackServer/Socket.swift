@@ -224,6 +224,30 @@ struct Socket: Sendable, Hashable {
         return .failed(EINTR)
     }
 
+    /// What the connection's TCP has carried so far: bytes the peer's TCP acknowledged, and bytes handed to the
+    /// kernel that it has not acknowledged yet (sent or still queued). `nil` where the kernel does not say (only
+    /// Linux is read).
+    func transmission() -> (acknowledged: UInt64, unacknowledged: Int)? {
+        #if os(Linux)
+        // `tcpi_bytes_acked` (Linux 4.1) lies past the end of glibc's `struct tcp_info`: read it at its offset in
+        // the kernel's layout, which only ever grows at the end.
+        let acknowledgedOffset = 120
+        var info = [UInt8](repeating: 0, count: 256)
+        var length = socklen_t(info.count)
+        guard getsockopt(fd, Int32(IPPROTO_TCP), TCP_INFO, &info, &length) == 0,
+            Int(length) >= acknowledgedOffset + 8
+        else { return nil }
+        let acknowledged = info.withUnsafeBytes {
+            $0.loadUnaligned(fromByteOffset: acknowledgedOffset, as: UInt64.self)
+        }
+        var queued: Int32 = 0
+        guard ioctl(fd, UInt(TIOCOUTQ), &queued) == 0 else { return nil }
+        return (acknowledged, Int(queued))
+        #else
+        return nil
+        #endif
+    }
+
     /// Stops further sends (the peer sees EOF) while still letting us read what it sends.
     func shutdownWrite() {
         _ = shutdown(fd, Int32(SHUT_WR))

@@ -281,6 +281,10 @@ struct DownloadBenchmark {
         let partials = log.filter { $0.status == 206 }.count
         let overlap = logsMatch ? rows.reduce(0) { $0 + ($1.overlap ?? 0) } : nil
         let resent = sent - fileBytes
+        // What crossed the network twice: bytes the client's TCP acknowledged, less the file. The rest of `resent` sat
+        // in the server's kernel when the client went away and was discarded by its reset, never sent.
+        let resentOnTheWire = log.reduce(0) { $0 + $1.bodyBytesDelivered } - fileBytes
+        let perResumeOnTheWire = resumes > 0 ? Double(resentOnTheWire) / Double(resumes) : 0
         let overshoot = overlap.map { resent - $0 }
         let lostByServerCuts = rows.filter(\.cutByServer).compactMap(\.lost)
         let lostByCancels = rows.filter { $0.how == "client cancel" }.compactMap(\.lost)
@@ -333,6 +337,9 @@ struct DownloadBenchmark {
             "| re-sent (body bytes sent − file size) | \(Self.mib(resent)) over \(resumes) resumes: \(Self.kib(perResume)) per resume on average, \(Self.kib(Double(resentPerCut.max() ?? 0))) at most at one | ≤ 1 MiB per resume: \(perResume <= 1_048_576 ? "met" : "**MISSED**") |"
         )
         print(
+            "| of those, reached the client (acknowledged by its TCP − file size) | \(Self.mib(resentOnTheWire)): \(Self.kib(perResumeOnTheWire)) per resume on average; the other \(Self.mib(resent - resentOnTheWire)) were still in the server's kernel when the client's reset discarded them | – |"
+        )
+        print(
             "| cancelled responses the server still sent to their end | \(drained) of \(lostByCancels.count) | – |"
         )
         print(
@@ -353,13 +360,13 @@ struct DownloadBenchmark {
         )
         print("")
         print(
-            "| # | ended by | planned cut | asked | status | on disk when asked | body bytes sent | written | sent, never written | overlap |"
+            "| # | ended by | planned cut | asked | status | on disk when asked | body bytes sent | of those, reached the client | written | sent, never written | overlap |"
         )
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for (index, row) in rows.enumerated() {
             let planned = row.planned.map { Self.offset($0) } ?? "–"
             print(
-                "| \(index + 1) | \(row.how) | \(planned) | \(row.seen.range ?? "whole") | \(row.seen.status) | \(row.onDisk.map { Self.offset($0) } ?? "?") | \(row.seen.bodyBytesSent.formatted()) | \(row.written.map { $0.formatted() } ?? "?") | \(row.lost.map { $0.formatted() } ?? "?") | \(row.overlap.map { $0.formatted() } ?? "?") |"
+                "| \(index + 1) | \(row.how) | \(planned) | \(row.seen.range ?? "whole") | \(row.seen.status) | \(row.onDisk.map { Self.offset($0) } ?? "?") | \(row.seen.bodyBytesSent.formatted()) | \(row.seen.bodyBytesDelivered.formatted()) | \(row.written.map { $0.formatted() } ?? "?") | \(row.lost.map { $0.formatted() } ?? "?") | \(row.overlap.map { $0.formatted() } ?? "?") |"
             )
         }
         if !logsMatch {

@@ -234,6 +234,32 @@ struct StreamedResponseTests {
         #expect(outcome.value?.clientClosed == true)
     }
 
+    @Test func bytesDeliveredCountsWhatReachedTheClientNotWhatTheServerKernelHeld() async throws {
+        let size = 64 << 20
+        let outcome = Recorder<(written: Int, delivered: Int)?>(nil)
+        let server = try makeServer(
+            .streamed(framing: .contentLength(size)) { writer in
+                let piece = Data(count: 64 * 1024)
+                // At most size / piece rounds: each writes a piece or ends the loop. 64 MiB is more than the two
+                // sockets' buffers hold, so a write fails once the client has gone.
+                while writer.bytesWritten < size, writer.write(piece) {}
+                outcome.set((written: writer.bytesWritten, delivered: writer.bytesDelivered))
+            })
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+
+        try client.send(Self.get)
+        _ = try client.readHead()
+        let read = try client.readExactly(256 * 1024).count
+        client.close()
+
+        try await server.wait(for: .clientAbortedResponses, atLeast: 1, timeout: .seconds(10))
+        let result = try #require(outcome.value)
+        #expect(result.written < size)
+        #expect(result.delivered >= read)
+        #expect(result.delivered <= result.written)
+    }
+
     @Test func stopReleasesAProducerWaitingOnAGate() async throws {
         let gate = try LoopbackGate()
         let opened = Recorder<Bool?>(nil)

@@ -1,3 +1,4 @@
+import CNetKitFileSync
 import Foundation
 import NetCore
 import NetKitDigest
@@ -242,4 +243,35 @@ struct PartialFileTests {
         #expect(try Data(contentsOf: destination) == bytes)
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
+
+    @Test("starts writing to the disk every 8 MiB as it goes, and starts again below a cut")
+    func writtenBackAsItGoes() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try PartialFile(url: directory.appendingPathComponent("file.partial"), capacity: nil)
+        let mebibyte = Data(count: 1 << 20)
+        for _ in 0..<20 { try file.append(mebibyte) }
+        #expect(file.writtenBack == 16 << 20)
+        try file.cut(to: 4 << 20)
+        #expect(file.writtenBack == 4 << 20)
+        for _ in 0..<7 { try file.append(mebibyte) }
+        #expect(file.writtenBack == 4 << 20)
+        try file.append(mebibyte)
+        #expect(file.writtenBack == 12 << 20)
+        #expect(file.length == 12 << 20)
+    }
+
+    #if os(Linux)
+    @Test("the writeback reaches the kernel: done for an open file, refused for a descriptor that is not open")
+    func writebackReachesTheKernel() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("file")
+        try Data(count: 1 << 20).write(to: url)
+        let handle = try FileHandle(forUpdating: url)
+        defer { try? handle.close() }
+        #expect(netkit_start_writeback(handle.fileDescriptor, 0, 1 << 20) == 0)
+        #expect(netkit_start_writeback(-1, 0, 1 << 20) == EBADF)
+    }
+    #endif
 }

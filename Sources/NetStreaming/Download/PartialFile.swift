@@ -10,6 +10,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+internal import CNetKitFileSync
 import NetCore
 import NetKitDigest
 
@@ -27,8 +28,16 @@ final class PartialFile {
         case failed(operation: String, reason: String)
     }
 
+    /// How many newly written bytes make the file start writing them to the disk (see ``writtenBack``).
+    static let writebackStep: Int64 = 8 << 20
+
     let url: URL
     private(set) var length: Int64
+    /// Where the disk writes started so far end: every ``writebackStep`` bytes appended, the file asks the kernel to
+    /// start writing them (Linux; elsewhere the final ``sync()`` writes all). Without it the page cache holds the
+    /// whole download dirty and the `fsync` before the move waits for all of it: about a third of a 1 GiB
+    /// download's time on loopback.
+    private(set) var writtenBack: Int64
     private let descriptor: Int32
     private let capacity: Int64?
     private var isClosed = false
@@ -59,6 +68,7 @@ final class PartialFile {
         }
         self.descriptor = descriptor
         self.length = Int64(status.st_size)
+        self.writtenBack = self.length
     }
 
     deinit {
@@ -72,6 +82,7 @@ final class PartialFile {
             throw .failed(operation: "truncate", reason: describe(errno))
         }
         length = offset
+        writtenBack = min(writtenBack, offset)
     }
 
     /// Appends `bytes`; on a failure, ``length`` counts what was written before it.
@@ -94,6 +105,11 @@ final class PartialFile {
             }
             written += result
             length += Int64(result)
+        }
+        if length - writtenBack >= Self.writebackStep {
+            // A failure here costs only speed: the `fsync` in `sync()` writes what is left and reports a real error.
+            _ = netkit_start_writeback(descriptor, writtenBack, length - writtenBack)
+            writtenBack = length
         }
     }
 
