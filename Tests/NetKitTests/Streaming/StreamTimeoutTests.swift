@@ -44,9 +44,9 @@ struct StreamTimeoutTests {
         }
         // The client hangs up on the body it gave up on. Only once the body had started: a request whose deadline
         // passed before its head may never have left URLSession's work queue, which every session of the process
-        // shares and which the suite's other transfers can hold for tens of seconds (seen once in CI, the request
-        // unsent after 38 s). For the same reason the hang-up, which URLSession's cancellation sends from that queue,
-        // gets a minute.
+        // shares and which the suite's other transfers can hold for tens of seconds (once in CI the deadline surfaced
+        // after about 38 s and the server saw no hang-up). For the same reason the hang-up, which URLSession's
+        // cancellation sends from that queue, gets a minute.
         if bodyStarted { try await server.wait(for: .clientAbortedResponses, atLeast: 1, timeout: .seconds(60)) }
     }
 
