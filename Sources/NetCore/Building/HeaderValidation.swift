@@ -51,10 +51,18 @@ package enum HeaderValidation {
 
     /// `name` with ASCII letters lowercased (header names are ASCII tokens).
     package static func lowercased(_ name: String) -> String {
-        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
+        // Over the contiguous bytes where the string has them: the view's own iteration costs more than the test.
+        let hasUppercase =
+            name.utf8.withContiguousStorageIfAvailable { $0.contains(where: isUppercaseByte) }
+            ?? name.utf8.contains(where: isUppercaseByte)
+        guard hasUppercase else { return name }
         return String(
             decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
             as: UTF8.self)
+    }
+
+    private static func isUppercaseByte(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
     }
 
     /// The name with control characters escaped, safe to put in an error message or a log line.

@@ -24,7 +24,14 @@ public struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
 
     /// The origin a request head is sent to.
     public init(_ head: HTTPRequestHead) {
-        self.init(scheme: head.scheme, host: head.host, port: head.port)
+        self.init(scheme: head.scheme, authority: head.authority)
+    }
+
+    /// The origin of a checked authority (a head's) under `scheme`.
+    package init(scheme: String, authority: String) {
+        self.init(
+            scheme: scheme, host: HTTPRequestHead.host(ofAuthority: authority),
+            port: HTTPRequestHead.port(ofAuthority: authority))
     }
 
     /// An origin from its parts.

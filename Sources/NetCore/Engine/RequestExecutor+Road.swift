@@ -49,7 +49,10 @@ extension RequestExecutor {
         deliver: (_ response: TransportResponse, _ received: ReceivedResponse) throws -> Value
     ) async throws -> Value {
         let state = RequestState(isStreaming: !plan.body.collects, observers: plan.plugins.observers)
-        state.emitCallStart(method: request.head.method, origin: HTTPOrigin(request.head))
+        // The origin from the head's two fields, not from the head: passing the head copied it whole (counted).
+        state.emitCallStart(
+            method: request.head.method,
+            origin: HTTPOrigin(scheme: request.head.scheme, authority: request.head.authority))
         let road = stages(state: state, plan: plan)
         let exchange: Exchange
         let received: ReceivedResponse

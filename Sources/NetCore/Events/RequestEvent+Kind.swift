@@ -38,7 +38,9 @@ extension RequestEvent {
         /// retry); `reason` describes the failure. Another ``requestStart`` follows. It does not count against the
         /// request's retry policy.
         case transparentRetry(reason: String)
-        /// The head of a response of `status` arrived.
+        /// The head of a response of `status` arrived. Its time is when the transport says it arrived
+        /// (``TransportResponse/headReceivedAt``), or when the exchange last told what it sent if that came later
+        /// (events keep their time order); a head from the cache or a shared call, when the engine took it.
         case responseHead(status: Int)
         /// The response body was read to its end: `bytes` bytes. `stream`'s body is the caller's to read, after the
         /// call ended: it has no such event.

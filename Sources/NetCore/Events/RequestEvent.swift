@@ -32,7 +32,7 @@ public struct RequestEvent: Sendable, Equatable {
         self.init(requestNumber: requestNumber, kind: kind, instant: MonotonicInstant(time))
     }
 
-    package init(requestNumber: UInt64, kind: Kind, instant: MonotonicInstant) {
+    package init(requestNumber: UInt64, kind: consuming Kind, instant: MonotonicInstant) {
         self.requestNumber = requestNumber
         self.kind = kind
         self.instant = instant

@@ -106,10 +106,10 @@ package struct Road: Sendable {
                 do {
                     exchange = try await run(request, from: .credentialScope)
                 } catch {
-                    state.emitAttemptEnd(number, .failure(error))
+                    state.emitAttemptEnd(number, failure: error)
                     throw error
                 }
-                state.emitAttemptEnd(number, .success(exchange))
+                state.emitAttemptEnd(number, status: exchange.response.statusCode)
             } else {
                 exchange = try await run(request, from: .attempt)
             }

@@ -75,7 +75,9 @@ package final class RequestState: Sendable {
     /// Tells `observers` `kind`, at `instant` or now, unless the call has ended or the work is detached from the
     /// request.
     @inline(never)
-    private func tell(_ kind: RequestEvent.Kind, at instant: MonotonicInstant?, to observers: [any RequestObserver]) {
+    private func tell(
+        _ kind: consuming RequestEvent.Kind, at instant: MonotonicInstant?, to observers: [any RequestObserver]
+    ) {
         let ends: Bool
         switch kind {
         case .callEnd, .callFailed: ends = true
@@ -103,9 +105,14 @@ package final class RequestState: Sendable {
     /// road's async functions, their code pushed one of them past the inliner's limit, which cost every request,
     /// observed or not, two task-stack allocations (counted).
     @inline(never)
-    private func deliver(_ kind: RequestEvent.Kind, at instant: MonotonicInstant, to observers: [any RequestObserver]) {
+    private func deliver(
+        _ kind: consuming RequestEvent.Kind, at instant: MonotonicInstant, to observers: [any RequestObserver]
+    ) {
         let event = RequestEvent(requestNumber: number, kind: kind, instant: instant)
-        for observer in observers { observer.observe(event) }
+        // Each observer called where the array holds it: a `for` loop copied each existential out first (counted).
+        observers.withUnsafeBufferPointer { observers in
+            for index in observers.indices { observers[index].observe(event) }
+        }
     }
 
     /// Tells the observers that the call started, at ``start`` (the clock reading of the metrics' start): the first
@@ -122,20 +129,25 @@ package final class RequestState: Sendable {
         values.withLock { $0.hasDetachedWork = true }
     }
 
-    /// Tells the observers how attempt `attempt` ended: with a response (whatever the stages outside make of it) or
-    /// without one.
-    package func emitAttemptEnd(_ attempt: Int, _ result: @autoclosure () -> Result<Exchange, any Error>) {
-        emit(Self.end(of: attempt, result()))
+    /// Tells the observers that attempt `attempt` ended with a response of `status` (whatever the stages outside
+    /// make of it). Takes the status, not the exchange: an exchange captured for an event that nobody may be told
+    /// was a copy of a dozen references on every observed attempt (counted).
+    package func emitAttemptEnd(_ attempt: Int, status: Int) {
+        emit(.attemptEnd(attempt: attempt, status: status))
     }
 
-    /// The event that ends `attempt`: its status when a response came (a failure made of a response included), else
-    /// why none did.
-    private static func end(of attempt: Int, _ result: Result<Exchange, any Error>) -> RequestEvent.Kind {
-        switch result {
-        case .success(let exchange): .attemptEnd(attempt: attempt, status: exchange.response.statusCode)
-        case .failure(let failure as ResponseFailure):
+    /// Tells the observers that attempt `attempt` ended with `error`: its status when the failure was made of a
+    /// response, else why none came.
+    package func emitAttemptEnd(_ attempt: Int, failure error: any Error) {
+        emit(Self.end(of: attempt, failure: error))
+    }
+
+    /// The event that ends `attempt` with `error`.
+    private static func end(of attempt: Int, failure error: any Error) -> RequestEvent.Kind {
+        if let failure = error as? ResponseFailure {
             .attemptEnd(attempt: attempt, status: failure.exchange.response.statusCode)
-        case .failure(let error): .attemptFailed(attempt: attempt, reason: reason(error))
+        } else {
+            .attemptFailed(attempt: attempt, reason: reason(error))
         }
     }
 
@@ -279,15 +291,18 @@ package final class RequestState: Sendable {
     @inline(never)
     func recordHead(at instant: MonotonicInstant, status: Int, protocolVersion: HTTPProtocolVersion? = nil) {
         let observed = observers != nil
-        let mayTell = values.withLock { values in
+        let (mayTell, toldAt) = values.withLock { values -> (Bool, MonotonicInstant?) in
             values.metrics.headArrival = instant
             values.metrics.protocolVersion = protocolVersion
             values.sending = .closed
-            return observed && values.mayTell
+            // At the arrival instant of the request's own exchange, unless what the exchange told before it (what
+            // the transport sent, which a transport may tell only once the answer proves it) was told later: events
+            // go in time order. A head this request did not fetch (a coalesced or cached one) is told now.
+            guard let start = values.metrics.exchangeStart else { return (observed && values.mayTell, nil) }
+            let sent = max(start, values.metrics.headSent ?? start, values.metrics.bodySent ?? start)
+            return (observed && values.mayTell, max(instant, sent))
         }
-        // Told now, not at the transport's arrival instant: what the transport told before it handed the head over
-        // (what it sent) was told later than that instant, and events go in time order.
-        if mayTell { emit(.responseHead(status: status), at: .now, if: true) }
+        if mayTell { emit(.responseHead(status: status), at: toldAt ?? .now, if: true) }
     }
 
     /// Notes a body read to its end.

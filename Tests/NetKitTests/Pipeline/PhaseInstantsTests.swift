@@ -99,6 +99,49 @@ struct PhaseInstantsTests {
         #expect(!recorder.events.contains { $0.kind == .requestHeadSent })
     }
 
+    /// Tells the head sent, then hands over a head that arrived at the instant `arrival` gives.
+    struct ArrivalTransport: HTTPTransport {
+        let arrival: @Sendable () -> ContinuousClock.Instant
+
+        func send(_ request: TransportRequest) async throws -> TransportResponse {
+            request.onSent?(.head)
+            return TransportResponse(
+                head: HTTPResponseHead(
+                    statusCode: 200,
+                    headerFields: try HTTPHeaderFields([(name: "Content-Type", value: "application/json")])),
+                body: ResponseBody(data: Data(PhaseInstantsTests.userJSON.utf8)), headReceivedAt: arrival())
+        }
+    }
+
+    @Test("the head is told at the instant the transport says it arrived, not at a clock reading of its own")
+    func headToldAtArrival() async throws {
+        let recorder = EventRecorder()
+        let arrivals = Lock<[ContinuousClock.Instant]>([])
+        let transport = ArrivalTransport {
+            let now = ContinuousClock.now
+            arrivals.withLock { $0.append(now) }
+            return now
+        }
+        let executor = RequestExecutor(transport: transport, configuration: .init(plugins: [recorder]))
+        _ = try await executor.response(for: GetUser(), baseURL: stubBase)
+        let head = try #require(recorder.events.first { $0.kind == .responseHead(status: 200) })
+        #expect(head.time == arrivals.withLock { $0 }.first)
+        #expect(RequestEventGrammar.violations(in: recorder.events) == [])
+    }
+
+    @Test("a head said to have arrived before what the exchange sent is told after it: events keep their time order")
+    func headToldAfterWhatWasSent() async throws {
+        let recorder = EventRecorder()
+        let transport = ArrivalTransport { .now - .seconds(60) }
+        let executor = RequestExecutor(transport: transport, configuration: .init(plugins: [recorder]))
+        _ = try await executor.response(for: GetUser(), baseURL: stubBase)
+        let times = recorder.events.map(\.time)
+        #expect(times == times.sorted())
+        let sent = try #require(recorder.events.first { $0.kind == .requestHeadSent })
+        let head = try #require(recorder.events.first { $0.kind == .responseHead(status: 200) })
+        #expect(head.time == sent.time)
+    }
+
     @Test(
         "a request that waited for its host's request slot counts the wait in queueWait; the one before it did not wait"
     )

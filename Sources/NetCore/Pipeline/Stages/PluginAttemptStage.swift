@@ -26,9 +26,9 @@ package struct PluginAttemptStage: RequestStage {
                     try await plugin.willSend(&attempt, context: context)
                 }
                 exchange = try await next(attempt)
-                state.emitAttemptEnd(context.attempt, .success(exchange))
+                state.emitAttemptEnd(context.attempt, status: exchange.response.statusCode)
             } catch {
-                state.emitAttemptEnd(context.attempt, .failure(error))
+                state.emitAttemptEnd(context.attempt, failure: error)
                 throw error
             }
             // When no plugin looks at the response, the attempt is counted and that is all.
