@@ -57,7 +57,7 @@ package enum HeaderValidation {
             ?? name.utf8.contains(where: isUppercaseByte)
         guard hasUppercase else { return name }
         return String(
-            decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
+            decoding: name.utf8.map { isUppercaseByte($0) ? $0 | 0x20 : $0 },
             as: UTF8.self)
     }
 

@@ -67,14 +67,21 @@ package final class CredentialGuard: Sendable {
 
     /// Whether `head`'s origin may receive the engine's credentials.
     package func allows(_ head: HTTPRequestHead) -> Bool {
+        allows(scheme: head.scheme, authority: head.authority)
+    }
+
+    /// Whether the origin of `scheme` and `authority` may receive the engine's credentials.
+    private func allows(scheme: String, authority: String) -> Bool {
         if scope.allowsAnyOrigin { return true }
-        if let baseTarget, head.scheme == baseTarget.scheme, head.authority == baseTarget.authority { return true }
-        return scope.allows(HTTPOrigin(head), base: baseURL.flatMap(HTTPOrigin.init))
+        if let baseTarget, scheme == baseTarget.scheme, authority == baseTarget.authority { return true }
+        return scope.allows(
+            HTTPOrigin(scheme: scheme, authority: authority), base: baseURL.flatMap(HTTPOrigin.init))
     }
 
     /// Removes from `request` every credential its origin may not receive.
     package func apply(to request: inout TransportRequest) {
-        guard !allows(request.head) else { return }
+        // The head's two fields, not the head: passing a request's head copied it whole, on every request (counted).
+        guard !allows(scheme: request.head.scheme, authority: request.head.authority) else { return }
         let origin = HTTPOrigin(request.head)
         let declared = request.credentialFields
         let own = self.own?.origin == origin ? self.own : nil

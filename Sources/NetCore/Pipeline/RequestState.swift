@@ -119,8 +119,8 @@ package final class RequestState: Sendable {
     /// event, which nothing can have closed, and never told by detached work, which runs below a call's start.
     /// Inlined, like ``emit(_:)``: an autoclosure passed to a call is a context the async road allocates.
     @inline(__always)
-    package func emitCallStart(method: HTTPRequestMethod, origin: @autoclosure () -> HTTPOrigin) {
-        if let observers { deliver(.callStart(method: method, origin: origin()), at: start, to: observers) }
+    package func emitCallStart(method: @autoclosure () -> HTTPRequestMethod, origin: @autoclosure () -> HTTPOrigin) {
+        if let observers { deliver(.callStart(method: method(), origin: origin()), at: start, to: observers) }
     }
 
     /// Notes that work detached from the request (``isDetached``) is about to run on its road; called before the
