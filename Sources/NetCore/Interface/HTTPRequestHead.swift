@@ -98,10 +98,7 @@ public struct HTTPRequestHead: Sendable, Hashable {
     package static func port(ofAuthority authority: String) -> Int? {
         let bytes = authority.utf8
         guard let colon = lastColon(in: authority, stoppingAtBracket: true) else { return nil }
-        let digits = bytes[bytes.index(after: colon)...]
-        // Read as bytes, the common case; `Int`'s parser for anything else, as before.
-        if !digits.isEmpty, digits.count <= 18, let port = decimal(digits) { return port }
-        return Int(Substring(digits))
+        return Int(Substring(bytes[bytes.index(after: colon)...]))
     }
 
     /// The authority's last `:`; with `stoppingAtBracket`, only one after the last `]` (the `:` before a port, not
@@ -121,16 +118,6 @@ public struct HTTPRequestHead: Sendable, Hashable {
         if let offset { return offset.map { bytes.index(bytes.startIndex, offsetBy: $0) } }
         guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return nil }
         return stoppingAtBracket && bytes[colon...].contains(UInt8(ascii: "]")) ? nil : colon
-    }
-
-    /// `digits` as a decimal number, or `nil` if any byte is not a digit.
-    private static func decimal(_ digits: Substring.UTF8View) -> Int? {
-        var value = 0
-        for byte in digits {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return value
     }
 
     /// The path without its query.

@@ -298,9 +298,10 @@ package final class RequestState: Sendable {
             // At the arrival instant of the request's own exchange, unless what the exchange told before it (what
             // the transport sent, which a transport may tell only once the answer proves it) was told later: events
             // go in time order. A head this request did not fetch (a coalesced or cached one) is told now.
-            guard let start = values.metrics.exchangeStart else { return (observed && values.mayTell, nil) }
+            let mayTell = observed && values.mayTell
+            guard let start = values.metrics.exchangeStart else { return (mayTell, nil) }
             let sent = max(start, values.metrics.headSent ?? start, values.metrics.bodySent ?? start)
-            return (observed && values.mayTell, max(instant, sent))
+            return (mayTell, max(instant, sent))
         }
         if mayTell { emit(.responseHead(status: status), at: toldAt ?? .now, if: true) }
     }
