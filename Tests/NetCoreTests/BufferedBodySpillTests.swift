@@ -32,6 +32,26 @@ struct BufferedBodySpillTests {
         #expect(received == Self.piece(at: 0, count: offset))
     }
 
+    @Test("a consumer that fell behind gets what waits in memory joined, a mebibyte at most a read, in order")
+    func catchesUpInLargeReads() async throws {
+        let (body, writer) = ResponseBody.makeBuffered(bufferLimit: 4 << 20, onAbandon: {})
+        // 2.5 MiB in libcurl's 16 KiB chunks before the consumer reads anything.
+        let chunk = 16 * 1024
+        let total = 160 * chunk
+        for offset in stride(from: 0, to: total, by: chunk) {
+            #expect(writer.yield(Self.piece(at: offset, count: chunk)))
+        }
+        writer.finish()
+        var sizes: [Int] = []
+        var received = Data()
+        for try await piece in body {
+            sizes.append(piece.count)
+            received.append(piece)
+        }
+        #expect(received == Self.piece(at: 0, count: total))
+        #expect(sizes == [1 << 20, 1 << 20, total - 2 << 20])
+    }
+
     @Test("bytes arriving while the consumer drains the file stay behind the ones already there")
     func interleaved() async throws {
         let (body, writer) = ResponseBody.makeBuffered(

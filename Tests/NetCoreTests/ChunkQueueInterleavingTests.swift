@@ -81,6 +81,12 @@ struct ChunkQueueInterleavingTests {
             switch read {
             case .chunk(let data):
                 receive(data)
+            case .pieces(let pieces):
+                #expect(pieces.count > 1, "one piece is handed over as a chunk")
+                #expect(
+                    pieces.reduce(0) { $0 + $1.count } <= machine.limits.catchUpSize,
+                    "more pieces taken at once than the catch-up size allows")
+                for piece in pieces { receive(piece) }
             case .readFile(let offset, let count):
                 consumer = .reading(offset: offset, count: count)
                 let range = Int(offset)..<Int(offset) + count
@@ -232,7 +238,7 @@ struct ChunkQueueInterleavingTests {
         var limits: Machine.Limits {
             Machine.Limits(
                 memory: 500, spill: roomy ? 1 << 20 : 3000, writeAhead: roomy ? 1 << 20 : 900, coalesceBelow: 64,
-                pieceSize: 256, readSize: 256, giveBackStep: 4096)
+                pieceSize: 256, readSize: 256, giveBackStep: 4096, catchUpSize: 300)
         }
     }
 

@@ -46,16 +46,17 @@ struct ChunkQueueStateMachineTests {
         func writerDidClose() { machine.writerDidClose() }
     }
 
-    /// Small limits; chunks are never coalesced, so every push is one piece the tests can name.
+    /// Small limits; chunks are never coalesced and, unless `catchUpSize` says otherwise, read one at a time, so
+    /// every push is one piece the tests can name.
     static func machine(
         memory: Int = 100, spill: Int = 10_000, writeAhead: Int = 10_000, readSize: Int = 1000,
-        giveBackStep: Int64 = 1 << 20
+        giveBackStep: Int64 = 1 << 20, catchUpSize: Int = 1
     ) -> Driven {
         Driven(
             Machine(
                 limits: .init(
                     memory: memory, spill: spill, writeAhead: writeAhead, coalesceBelow: 1, pieceSize: 1,
-                    readSize: readSize, giveBackStep: giveBackStep)))
+                    readSize: readSize, giveBackStep: giveBackStep, catchUpSize: catchUpSize)))
     }
 
     /// Whether `read` is a failure whose error is `expected`.
@@ -89,6 +90,38 @@ struct ChunkQueueStateMachineTests {
         #expect(machine.readEffects == Effects())
         #expect(machine.peakMemoryBytes == 100)
         #expect(machine.nextWriterAction() == .idle)
+    }
+
+    @Test("a consumer that fell behind takes what waits in memory at once, at most catchUpSize bytes a read")
+    func catchUp() {
+        let machine = Self.machine(memory: 1000, catchUpSize: 100)
+        for offset in stride(from: 0, to: 200, by: 40) {
+            #expect(machine.push(Self.bytes(offset, 40)) == (.kept, Effects()))
+        }
+        #expect(machine.nextRead(mayWait: true) == .pieces([Self.bytes(0, 40), Self.bytes(40, 40)]))
+        #expect(machine.nextRead(mayWait: true) == .pieces([Self.bytes(80, 40), Self.bytes(120, 40)]))
+        // One piece is handed over as it is.
+        #expect(machine.nextRead(mayWait: true) == .chunk(Self.bytes(160, 40)))
+        #expect(machine.nextRead(mayWait: true) == .wait)
+        // A piece larger than catchUpSize is never split or held back.
+        #expect(machine.push(Self.bytes(200, 150)) == (.deliver, Effects()))
+        #expect(machine.push(Self.bytes(350, 150)) == (.kept, Effects()))
+        #expect(machine.push(Self.bytes(500, 10)) == (.kept, Effects()))
+        #expect(machine.nextRead(mayWait: true) == .chunk(Self.bytes(350, 150)))
+        #expect(machine.nextRead(mayWait: true) == .chunk(Self.bytes(500, 10)))
+        #expect(machine.memoryBytes == 0)
+    }
+
+    @Test("what waits for the writer, not taken yet, is handed over at once as well")
+    func catchUpFromStaged() {
+        let machine = Self.machine(memory: 10, catchUpSize: 1000)
+        #expect(machine.push(Self.bytes(0, 10)) == (.kept, Effects()))
+        #expect(machine.push(Self.bytes(10, 20)) == (.kept, Effects(startWriter: true)))
+        #expect(machine.push(Self.bytes(30, 20)) == (.kept, Effects()))
+        #expect(machine.nextRead(mayWait: true) == .chunk(Self.bytes(0, 10)))
+        #expect(machine.nextRead(mayWait: true) == .pieces([Self.bytes(10, 20), Self.bytes(30, 20)]))
+        #expect(machine.nextWriterAction() == .idle)
+        #expect(!machine.hasFile)
     }
 
     @Test("a waiting consumer is handed the chunk; the end wakes it")

@@ -36,6 +36,10 @@ extension ChunkQueue {
             var pieceSize = 64 * 1024
             /// The most bytes read back from the file at once.
             var readSize = 128 * 1024
+            /// The most bytes a consumer takes from memory at once when several pieces wait: a consumer that fell
+            /// behind catches up a mebibyte per step, not a transport's chunk (16 KiB from libcurl) per step, so what
+            /// it pays per chunk (a wake-up, a write, a progress report) does not keep it behind.
+            var catchUpSize = 1 << 20
             /// How much read back is given back at once by punching a hole (a multiple of 4 KiB).
             var giveBackStep: Int64 = 1 << 20
             /// The most bytes the writer takes for one write (at least one piece). The batch being written counts
@@ -55,7 +59,8 @@ extension ChunkQueue {
             /// Every limit as given.
             init(
                 memory: Int, spill: Int, writeAhead: Int, coalesceBelow: Int = 4096, pieceSize: Int = 64 * 1024,
-                readSize: Int = 128 * 1024, giveBackStep: Int64 = 1 << 20, writeBatch: Int = 1 << 20
+                readSize: Int = 128 * 1024, giveBackStep: Int64 = 1 << 20, writeBatch: Int = 1 << 20,
+                catchUpSize: Int = 1 << 20
             ) {
                 self.memory = memory
                 self.spill = spill
@@ -65,6 +70,7 @@ extension ChunkQueue {
                 self.readSize = readSize
                 self.giveBackStep = giveBackStep
                 self.writeBatch = max(1, writeBatch)
+                self.catchUpSize = max(1, catchUpSize)
             }
         }
 
@@ -83,6 +89,9 @@ extension ChunkQueue {
         /// What the consumer gets next.
         enum Read: Equatable {
             case chunk(Data)
+            /// Pieces that waited in memory, in order, at most ``Limits/catchUpSize`` bytes (or one piece): the
+            /// consumer joins them, outside the lock, into one chunk.
+            case pieces([Data])
             /// Read `count` bytes of the file at `offset` (outside the lock), then report with ``didReadFile(_:)``.
             case readFile(offset: Int64, count: Int)
             /// Nothing yet: the consumer waits (when it asked to).
@@ -301,7 +310,7 @@ extension ChunkQueue {
             let atEnd =
                 switch read {
                 case .end, .failed: true
-                case .chunk, .readFile, .wait: false
+                case .chunk, .pieces, .readFile, .wait: false
                 }
             return (read, Effects(startWriter: atEnd && closeIfDrained()))
         }
@@ -313,13 +322,13 @@ extension ChunkQueue {
                 return .failed(ErrorBox(error: ResponseBodyError.concurrentIteration))
             }
             if dropped { return .failed(droppedError) }
-            if let chunk = memory.popFirst() { return .chunk(chunk) }
+            if memory.count > 0 { return Self.read(memory.take(upTo: limits.catchUpSize)) }
             if fileEnd > fileStart {
                 reading = Int(min(Int64(limits.readSize), fileEnd - fileStart))
                 return .readFile(offset: fileStart, count: reading)
             }
             // Not yet written: it comes after what is being written. Nothing is written: take it from memory.
-            if writing == 0, let chunk = staged.popFirst() { return .chunk(chunk) }
+            if writing == 0, staged.count > 0 { return Self.read(staged.take(upTo: limits.catchUpSize)) }
             if writing == 0 {
                 switch end {
                 case .clean?: return .end
@@ -329,6 +338,11 @@ extension ChunkQueue {
             }
             if mayWait { consumerWaiting = true }
             return .wait
+        }
+
+        /// One piece as it is; several to be joined.
+        private static func read(_ taken: [Data]) -> Read {
+            taken.count == 1 ? .chunk(taken[0]) : .pieces(taken)
         }
 
         /// The consumer read back the bytes ``nextRead(mayWait:)`` asked for (or could not).

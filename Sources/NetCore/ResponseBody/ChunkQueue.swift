@@ -19,6 +19,11 @@ import NetKitLock
 /// data is ever dropped or duplicated silently. A spill writer that falls behind by more than its write-ahead ends
 /// the body the same way, except that what is held is still delivered before the error: those bytes arrived.
 ///
+/// A consumer that fell behind takes what waits in memory joined into one chunk, up to a mebibyte a read
+/// (``StateMachine/Limits/catchUpSize``): what it pays per chunk (a wake-up, a file write, a progress report) is then
+/// paid per mebibyte rather than per 16 KiB piece libcurl hands over, so it catches up instead of staying behind while
+/// memory fills. A consumer that keeps up gets each chunk as it was pushed.
+///
 /// Every decision is ``StateMachine``'s; this type carries them out. The producer (on URLSession's work queue, which
 /// every session of a Linux process shares) never touches the file: it hands bytes to a writer of the body's own, a
 /// serial queue that makes, writes, empties and closes the file, and memory stays bounded by `limit` plus the
@@ -54,6 +59,8 @@ package final class ChunkQueue: Sendable {
     /// What the consumer is handed, by its own look or by whoever wakes it.
     private enum Delivery {
         case chunk(Data)
+        /// Join these into one chunk, outside the lock.
+        case pieces([Data])
         case end
         case failed(any Error)
         /// Read these bytes back from the file, outside the lock.
@@ -81,6 +88,7 @@ package final class ChunkQueue: Sendable {
         func delivery(_ read: StateMachine.Read) -> Delivery? {
             switch read {
             case .chunk(let data): .chunk(data)
+            case .pieces(let pieces): .pieces(pieces)
             case .end: .end
             case .failed(let box): .failed(box.error)
             case .readFile(let offset, let count):
@@ -229,6 +237,8 @@ package final class ChunkQueue: Sendable {
         switch delivery {
         case .chunk(let data):
             return data
+        case .pieces(let pieces):
+            return Self.joined(pieces)
         case .end:
             return nil
         case .failed(let error):
@@ -242,6 +252,7 @@ package final class ChunkQueue: Sendable {
             perform(actions)
             switch read {
             case .chunk(let data): return data
+            case .pieces(let pieces): return Self.joined(pieces)
             case .failed(let box): throw box.error
             case .end: return nil
             case .readFile, .wait:
@@ -249,6 +260,13 @@ package final class ChunkQueue: Sendable {
                 throw ResponseBodyError.spillFailed(reason: "the temporary file's read back led nowhere")
             }
         }
+    }
+
+    /// `pieces` as one chunk, in one allocation.
+    private static func joined(_ pieces: [Data]) -> Data {
+        var data = Data(capacity: pieces.reduce(0) { $0 + $1.count })
+        for piece in pieces { data.append(piece) }
+        return data
     }
 
     /// Tells the producer to stop, once, while the queue keeps what it holds and takes what still arrives until the
