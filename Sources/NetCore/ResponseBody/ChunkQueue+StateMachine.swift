@@ -527,18 +527,6 @@ extension ChunkQueue {
             }
         }
 
-        mutating func popFirst() -> Data? {
-            guard head < list.count else { return nil }
-            let piece = list[head]
-            head += 1
-            bytes -= piece.count
-            if head == list.count {
-                list.removeAll(keepingCapacity: list.count <= 1024)
-                head = 0
-            }
-            return piece
-        }
-
         /// The first pieces, whole, up to `limit` bytes in all (always one piece at least).
         mutating func take(upTo limit: Int) -> [Data] {
             var taken: [Data] = []
