@@ -65,13 +65,9 @@ package final class CredentialGuard: Sendable {
         self.own = Own(origin: origin, fields: Array(fields), queryItems: items)
     }
 
-    /// Whether `head`'s origin may receive the engine's credentials.
-    package func allows(_ head: HTTPRequestHead) -> Bool {
-        allows(scheme: head.scheme, authority: head.authority)
-    }
-
-    /// Whether the origin of `scheme` and `authority` may receive the engine's credentials.
-    private func allows(scheme: String, authority: String) -> Bool {
+    /// Whether the origin of `scheme` and `authority` may receive the engine's credentials. Asked with a request
+    /// head's two fields, not the head: passing a request's head copied it whole, on every request (counted).
+    package func allows(scheme: String, authority: String) -> Bool {
         if scope.allowsAnyOrigin { return true }
         if let baseTarget, scheme == baseTarget.scheme, authority == baseTarget.authority { return true }
         return scope.allows(
@@ -80,7 +76,6 @@ package final class CredentialGuard: Sendable {
 
     /// Removes from `request` every credential its origin may not receive.
     package func apply(to request: inout TransportRequest) {
-        // The head's two fields, not the head: passing a request's head copied it whole, on every request (counted).
         guard !allows(scheme: request.head.scheme, authority: request.head.authority) else { return }
         let origin = HTTPOrigin(request.head)
         let declared = request.credentialFields

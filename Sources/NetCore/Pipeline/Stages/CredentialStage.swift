@@ -35,7 +35,9 @@ package struct CredentialStage: RequestStage {
     }
 
     private func plan(for request: TransportRequest) -> (authorizes: Bool, recovery: (any CredentialRecovery)?) {
-        guard credentialGuard.allows(request.head) else { return (false, nil) }
+        guard credentialGuard.allows(scheme: request.head.scheme, authority: request.head.authority) else {
+            return (false, nil)
+        }
         let ownAuthorization = request.value(forHeader: "Authorization") != nil
         let recovery = ownAuthorization || !allowsRenewal || !request.isReplayable ? nil : credentials.recovery
         return (!ownAuthorization && !isTokenless, recovery)
