@@ -25,6 +25,8 @@ public actor URLSessionTransport: HTTPTransport {
     #if canImport(FoundationNetworking)
     /// Where the configuration keeps cookies, when it sends them (see `addingStoredCookies(from:for:)`).
     private nonisolated let cookieStorage: HTTPCookieStorage?
+    /// Where the configuration keeps the cookies responses set, when it accepts any (see `keepCookies(of:for:)`).
+    private nonisolated let responseCookieStorage: HTTPCookieStorage?
     #endif
     /// The most unread body bytes held in memory for a consumer that falls behind (16 MiB by default).
     ///
@@ -76,6 +78,10 @@ public actor URLSessionTransport: HTTPTransport {
     }
 
     /// Creates a transport with its own session built from `configuration`.
+    ///
+    /// On Linux the session never consults the configuration's `URLCache` (FoundationNetworking stores no HTTP
+    /// response there; NetKit's `ResponseCache` is the cache), and the transport itself keeps the cookies responses
+    /// set in its `httpCookieStorage` when it accepts cookies.
     public init(
         configuration: URLSessionConfiguration = .default, bufferLimit: Int = URLSessionTransport.defaultBufferLimit
     ) {
@@ -139,8 +145,16 @@ public actor URLSessionTransport: HTTPTransport {
         // FoundationNetworking would put its stored cookies in place of a request's own Cookie header (the cookie
         // jar's too): the transport adds them itself, only to requests without one (`addingStoredCookies`).
         cookieStorage = configuration.httpShouldSetCookies ? configuration.httpCookieStorage : nil
+        responseCookieStorage = configuration.httpCookieAcceptPolicy == .never ? nil : configuration.httpCookieStorage
         let configuration = configuration.copy() as! URLSessionConfiguration
         configuration.httpShouldSetCookies = false
+        // A session that accepts cookies has every header line of every response read for them (each trimmed
+        // through Foundation's CharacterSet), on the work queue all sessions of a Linux process share: a fifth of
+        // that queue's time for a small GET. The transport keeps a response's cookies itself (`keepCookies`).
+        configuration.httpCookieAcceptPolicy = .never
+        // URLCache never stores an HTTP response on Linux (Docs/Linux.md), yet every task would ask it, on a queue
+        // of its own, before its transfer starts. NetKit's `ResponseCache` is the cache, on every transport.
+        configuration.urlCache = nil
         #endif
         let delegate = SessionDelegate(challengeHandler: challengeHandler)
         self.delegate = delegate
@@ -226,7 +240,7 @@ public actor URLSessionTransport: HTTPTransport {
         let delegate = self.delegate
         let closeUpload: (@Sendable () -> Void)? = if let upload { { upload.close() } } else { nil }
         do {
-            return try await withTaskCancellationHandler {
+            let response = try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     delegate.register(
                         task,
@@ -249,6 +263,12 @@ public actor URLSessionTransport: HTTPTransport {
                 // progress is told from there on Linux), which cancel() waits for.
                 DispatchQueue.global().async { task.cancel() }
             }
+            #if canImport(FoundationNetworking)
+            if let responseCookieStorage, let url = task.originalRequest?.url {
+                responseCookieStorage.keepCookies(of: response.head, for: url)
+            }
+            #endif
+            return response
         } catch {
             // No head, so the transfer is over: the caller must find the body's files closed.
             upload?.close()

@@ -93,6 +93,37 @@ struct CookieJarIntegrationTests {
         #expect(Self.cookies(server, "/me") == ["session=from-jar", "-", "session=from-session-store"])
     }
 
+    @Test("without a jar, the session's cookie store keeps what responses set and sends it back")
+    func sessionStoreKeepsResponseCookies() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let configuration = URLSessionConfiguration.ephemeral
+        let storage = try #require(configuration.httpCookieStorage)
+        let manager = NetworkManager(
+            baseURL: server.baseURL, transport: URLSessionTransport(configuration: configuration))
+        _ = try await manager.send(Page(path: "/login"), accessToken: nil)
+        let kept = storage.cookies(for: server.baseURL.appendingPathComponent("admin/users")) ?? []
+        #expect(kept.map(\.name).sorted() == ["admin", "session"])
+        _ = try await manager.send(Page(path: "/me"), accessToken: nil)
+        // Which of them the store sends where is FoundationNetworking's own matter (it ignores Path on Linux).
+        #expect(Self.cookies(server, "/me").first?.contains("session=abc") == true)
+    }
+
+    @Test("a session that accepts no cookies keeps none")
+    func sessionStoreAcceptingNone() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieAcceptPolicy = .never
+        let storage = try #require(configuration.httpCookieStorage)
+        let manager = NetworkManager(
+            baseURL: server.baseURL, transport: URLSessionTransport(configuration: configuration))
+        _ = try await manager.send(Page(path: "/login"), accessToken: nil)
+        _ = try await manager.send(Page(path: "/me"), accessToken: nil)
+        #expect(storage.cookies?.isEmpty ?? true)
+        #expect(Self.cookies(server, "/me") == ["-"])
+    }
+
     @Test("cookies of a failed response and of a stream are kept, and stream sends the jar's cookies")
     func failuresAndStreams() async throws {
         let server = try Self.server()
