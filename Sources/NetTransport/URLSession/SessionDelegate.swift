@@ -303,15 +303,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
 extension SessionDelegate.TransferStateMachine.ReceivedHead {
     /// What the machine needs of URLSession's response, read as the headers' own words.
+    ///
+    /// The fields are read from the converted head, as bytes: asking the response would look each name up through
+    /// its bridged dictionary and trim with `CharacterSet`, on the work queue every session of a Linux process shares.
     init(_ response: HTTPURLResponse, at arrival: ContinuousClock.Instant) {
+        let head = HTTPResponseHead(response)
         self.init(
-            head: HTTPResponseHead(response),
+            head: head,
             expectedLength: response.expectedContentLength >= 0 ? response.expectedContentLength : nil,
-            contentEncoding: response.value(forHTTPHeaderField: "Content-Encoding"),
-            declaredLength: response.value(forHTTPHeaderField: "Content-Length").flatMap {
-                Int64($0.trimmingCharacters(in: .whitespaces))
-            },
-            wwwAuthenticate: response.value(forHTTPHeaderField: "WWW-Authenticate"),
+            contentEncoding: head.headerFields.value(for: "Content-Encoding"),
+            declaredLength: head.declaredContentLength,
+            wwwAuthenticate: head.headerFields.value(for: "WWW-Authenticate"),
             at: arrival)
     }
 }
