@@ -11,9 +11,9 @@ extension HTTPCookieStorage {
     /// line of every response for cookies on the work queue all sessions of a process share; the transport calls
     /// this instead, off that queue, and a response without `Set-Cookie` costs one look through its fields.
     func keepCookies(of head: HTTPResponseHead, for url: URL) {
-        let fields = head.headerFields.values(for: "Set-Cookie")
-        guard !fields.isEmpty else { return }
-        let cookies = fields.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
+        let cookies = head.headerFields.values(for: "Set-Cookie").flatMap {
+            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url)
+        }
         if !cookies.isEmpty { setCookies(cookies, for: url, mainDocumentURL: nil) }
     }
 }
