@@ -62,8 +62,9 @@ package struct CookieStore: Sendable {
         store(cookie, fromSecureOrigin: target.isSecure, at: now)
     }
 
-    /// The cookie `parsed` makes for a response to `target`, or `nil` when the rules refuse it.
-    static func cookie(
+    /// The cookie `parsed` makes for a response to `target`, or `nil` when the rules refuse it. `package`: the
+    /// URLSession transport keeps a configuration's `HTTPCookieStorage` by these rules on Linux.
+    package static func cookie(
         from parsed: SetCookie, for target: CookieTarget, at now: Date, publicSuffixes: PublicSuffixes
     ) -> Cookie? {
         // Secure cookies come only from secure origins (RFC 6265bis §5.7).
@@ -166,7 +167,7 @@ package struct CookieStore: Sendable {
     }
 
     /// Whether a plain origin's `new` would overwrite or shadow the `Secure` cookie `old` (RFC 6265bis §5.7).
-    private static func shadows(_ old: Cookie, _ new: Cookie) -> Bool {
+    package static func shadows(_ old: Cookie, _ new: Cookie) -> Bool {
         old.isSecure && CookieMatching.same(old.name, new.name)
             && (CookieMatching.domain(old.domain, matches: new.domain)
                 || CookieMatching.domain(new.domain, matches: old.domain))

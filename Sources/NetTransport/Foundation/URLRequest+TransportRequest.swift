@@ -53,14 +53,14 @@ extension URLRequest {
 
 #if canImport(FoundationNetworking)
 extension URLRequest {
-    /// The cookies `storage` holds for the request's URL added as a `Cookie` header, as URLSession does for a
+    /// The cookies `storage` holds for the request added as a `Cookie` header, as URLSession does for a
     /// configuration with `httpShouldSetCookies`, but only where neither the request's own `Cookie` header nor
-    /// NetKit's cookie jar decides. FoundationNetworking ignores `httpShouldHandleCookies` and puts its stored
-    /// cookies in place of a request's own header, so URLSessionTransport turns that off and calls this instead.
+    /// NetKit's cookie jar decides, and chosen by RFC 6265's rules (``HTTPCookieStorage/cookieHeader(for:at:)``).
+    /// FoundationNetworking ignores `httpShouldHandleCookies`, puts its stored cookies in place of a request's own
+    /// header, and matches them by host alone, so URLSessionTransport turns that off and calls this instead.
     package func addingStoredCookies(from storage: HTTPCookieStorage?, for request: TransportRequest) -> URLRequest {
-        guard let storage, !request.cookiesFromJar, !request.head.headerFields.contains("Cookie"), let url,
-            let cookies = storage.cookies(for: url), !cookies.isEmpty,
-            let header = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"], !header.isEmpty
+        guard let storage, !request.cookiesFromJar, !request.head.headerFields.contains("Cookie"),
+            let header = storage.cookieHeader(for: request.head)
         else { return self }
         var copy = self
         copy.setValue(header, forHTTPHeaderField: "Cookie")

@@ -264,9 +264,7 @@ public actor URLSessionTransport: HTTPTransport {
                 DispatchQueue.global().async { task.cancel() }
             }
             #if canImport(FoundationNetworking)
-            if let responseCookieStorage, let url = task.originalRequest?.url {
-                responseCookieStorage.keepCookies(of: response.head, for: url)
-            }
+            responseCookieStorage?.keepCookies(of: response.head, for: request.head)
             #endif
             return response
         } catch {

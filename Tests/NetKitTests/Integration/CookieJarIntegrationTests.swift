@@ -105,8 +105,27 @@ struct CookieJarIntegrationTests {
         let kept = storage.cookies(for: server.baseURL.appendingPathComponent("admin/users")) ?? []
         #expect(kept.map(\.name).sorted() == ["admin", "session"])
         _ = try await manager.send(Page(path: "/me"), accessToken: nil)
-        // Which of them the store sends where is FoundationNetworking's own matter (it ignores Path on Linux).
-        #expect(Self.cookies(server, "/me").first?.contains("session=abc") == true)
+        // `admin` is scoped to /admin: FoundationNetworking's storage alone would send it everywhere on Linux.
+        #expect(Self.cookies(server, "/me") == ["session=abc"])
+        _ = try await manager.send(Page(path: "/admin/users"), accessToken: nil)
+        #expect(Self.cookies(server, "/admin/users") == ["admin=1; session=abc"])
+    }
+
+    @Test("the session's store sends a Secure cookie over https only, never in clear text")
+    func sessionStoreKeepsSecureCookiesOffHTTP() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let configuration = URLSessionConfiguration.ephemeral
+        let storage = try #require(configuration.httpCookieStorage)
+        storage.setCookie(
+            try #require(
+                HTTPCookie(properties: [
+                    .name: "session", .value: "secret", .domain: "127.0.0.1", .path: "/", .secure: "TRUE",
+                ])))
+        let manager = NetworkManager(
+            baseURL: server.baseURL, transport: URLSessionTransport(configuration: configuration))
+        _ = try await manager.send(Page(path: "/me"), accessToken: nil)
+        #expect(Self.cookies(server, "/me") == ["-"])
     }
 
     @Test("a session that accepts no cookies keeps none")
