@@ -5,8 +5,8 @@ import NetCore
 
 /// NetKit's ``NetCore/Cookie`` and Foundation's `HTTPCookie`, one into the other: on Linux URLSessionTransport keeps
 /// and reads a configuration's `HTTPCookieStorage` by NetKit's cookie rules (RFC 6265bis, the ``NetCore/CookieJar``'s),
-/// because FoundationNetworking's storage matches the host alone (HTTPCookieStorage+ResponseCookies.swift says what
-/// that would let through).
+/// because FoundationNetworking's storage matches the host alone (what that would let through: HTTPCookieStorage+
+/// RequestCookies.swift and HTTPCookieStorage+ResponseCookies.swift).
 extension Cookie {
     /// `cookie` as the rules read it: a domain with a leading dot is a domain cookie (sent to its subdomains too),
     /// one without a host-only cookie, as FoundationNetworking's storage matches them.

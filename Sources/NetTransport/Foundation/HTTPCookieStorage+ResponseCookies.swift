@@ -15,10 +15,11 @@ extension HTTPCookieStorage {
     /// `Secure` one, and `__Host-` and `__Secure-` cookies that break their prefix's conditions: all refused here.
     func keepCookies(of head: HTTPResponseHead, for request: HTTPRequestHead, at now: Date = Date()) {
         let fields = head.headerFields.values(for: "Set-Cookie")
-        guard !fields.isEmpty, cookieAcceptPolicy != .never, let url = request.url else { return }
+        guard !fields.isEmpty, cookieAcceptPolicy != .never else { return }
         let target = CookieTarget(request)
-        // The Secure cookies a plain origin's cookie must not replace or shadow (RFC 6265bis §5.7).
-        let secure = target.isSecure ? [] : (cookies(for: url) ?? []).map(Cookie.init).filter(\.isSecure)
+        // The Secure cookies a plain origin's cookie must not replace or shadow (RFC 6265bis §5.7): all of them, as a
+        // sibling host's (`www.example.com`) is shadowed by a cookie for the parent domain, which `cookies(for:)` omits.
+        let secure = target.isSecure ? [] : (cookies ?? []).map(Cookie.init).filter(\.isSecure)
         for field in fields {
             guard let parsed = SetCookieParser.parse(field),
                 let cookie = CookieStore.cookie(from: parsed, for: target, at: now, publicSuffixes: .bundled),

@@ -122,5 +122,13 @@ struct HTTPCookieStorageRulesTests {
         try keep(storage, ["id=forged", "plain=1; Max-Age=0"], from: "http://api.example.com/")
         #expect(storage.cookies?.map(\.value) == ["secret"])
     }
+
+    @Test("a plain origin's cookie for the parent domain cannot shadow a sibling host's Secure cookie")
+    func siblingShadow() throws {
+        let storage = try storage()
+        try keep(storage, ["id=secret; Secure"], from: "https://www.example.com/")
+        try keep(storage, ["id=forged; Domain=example.com"], from: "http://api.example.com/")
+        #expect(storage.cookies?.map(\.value) == ["secret"])
+    }
 }
 #endif
