@@ -74,9 +74,16 @@ package final class CredentialGuard: Sendable {
             HTTPOrigin(scheme: scheme, authority: authority), base: baseURL.flatMap(HTTPOrigin.init))
     }
 
-    /// Removes from `request` every credential its origin may not receive.
+    /// Removes from `request` every credential its origin may not receive, and tells the transport whether its own
+    /// may go (``TransportRequest/allowsTransportCredentials``).
     package func apply(to request: inout TransportRequest) {
-        guard !allows(scheme: request.head.scheme, authority: request.head.authority) else { return }
+        guard !allows(scheme: request.head.scheme, authority: request.head.authority) else {
+            // Back at an allowed origin after a hop outside: the transport's credentials go again. Read first: a
+            // write would copy a request whose storage other copies share, on every request.
+            if !request.allowsTransportCredentials { request.allowsTransportCredentials = true }
+            return
+        }
+        request.allowsTransportCredentials = false
         let origin = HTTPOrigin(request.head)
         let declared = request.credentialFields
         let own = self.own?.origin == origin ? self.own : nil

@@ -104,6 +104,19 @@ public struct TransportRequest: Sendable {
             yield &storage.credentialFields!
         }
     }
+    /// Whether credentials the transport holds of its own may go with this request: the fields of a
+    /// `URLSessionConfiguration`'s `httpAdditionalHeaders` that ``credentialFields`` names (`Authorization`, a
+    /// secret-looking name, a declared field), a credential store's answers. `false` when the engine found the
+    /// request's origin outside its credential scope (``CredentialScope``): a redirect to another origin, a request to
+    /// another origin than the base URL's. A transport then adds none of them; the fields the request carries, the
+    /// engine has already decided. `true` for a request made without the engine.
+    public var allowsTransportCredentials: Bool {
+        get { storage.allowsTransportCredentials }
+        set {
+            makeUnique()
+            storage.allowsTransportCredentials = newValue
+        }
+    }
     /// The header names (ASCII-lowercased) marked as correlation fields (``markCorrelationHeader(_:)``).
     var correlationHeaderNames: Set<String> {
         _read { yield storage.correlationHeaderNames }
@@ -156,6 +169,7 @@ public struct TransportRequest: Sendable {
         var credentialFields: CredentialFields?
         var correlationHeaderNames: Set<String> = []
         var cookiesFromJar = false
+        var allowsTransportCredentials = true
 
         init(head: HTTPRequestHead, body: UploadSource?, progress: NetworkProgress?) {
             self.head = head
@@ -173,6 +187,7 @@ public struct TransportRequest: Sendable {
             copy.credentialFields = credentialFields
             copy.correlationHeaderNames = correlationHeaderNames
             copy.cookiesFromJar = cookiesFromJar
+            copy.allowsTransportCredentials = allowsTransportCredentials
             return copy
         }
     }

@@ -51,6 +51,25 @@ extension URLRequest {
     }
 }
 
+extension URLRequest {
+    /// `fields` (a `URLSessionConfiguration`'s `httpAdditionalHeaders`) added where this request has no field of the
+    /// name, as URLSession adds them; those that ``NetCore/TransportRequest/credentialFields`` names only where the
+    /// engine allows the transport's own credentials (``NetCore/TransportRequest/allowsTransportCredentials``).
+    /// URLSession would add every one to every request, a redirect to another origin included, so
+    /// URLSessionTransport's session has none and the transport calls this instead.
+    package func addingConfigurationFields(_ fields: HTTPHeaderFields, for request: TransportRequest) -> URLRequest {
+        guard !fields.isEmpty else { return self }
+        let withholds = !request.allowsTransportCredentials
+        var copy = self
+        // Asked of the URLRequest, not of the request's fields: what the conversion added (`Accept-Encoding`) wins too.
+        for field in fields where value(forHTTPHeaderField: field.name) == nil {
+            if withholds, request.credentialFields.containsHeader(field.name) { continue }
+            copy.setValue(field.value, forHTTPHeaderField: field.name)
+        }
+        return copy
+    }
+}
+
 #if canImport(FoundationNetworking)
 extension URLRequest {
     /// The cookies `storage` holds for the request added as a `Cookie` header, as URLSession does for a

@@ -22,6 +22,10 @@ public actor URLSessionTransport: HTTPTransport {
     /// The type of a borrowed delegate that may pin certificates where the platform never asks it to (Linux): every
     /// request is then refused with ``UnsupportedServerTrust``.
     private nonisolated let untrustedDelegateType: String?
+    /// The configuration's `httpAdditionalHeaders`, which the transport adds itself (see
+    /// `addingConfigurationFields(_:for:)`): its session would add them to every request, a redirect to another
+    /// origin included.
+    private nonisolated let configurationFields: HTTPHeaderFields
     #if canImport(FoundationNetworking)
     /// Where the configuration keeps cookies, when it sends them (see `addingStoredCookies(from:for:)`).
     private nonisolated let cookieStorage: HTTPCookieStorage?
@@ -78,6 +82,11 @@ public actor URLSessionTransport: HTTPTransport {
     }
 
     /// Creates a transport with its own session built from `configuration`.
+    ///
+    /// The configuration's `httpAdditionalHeaders` go with every request that has no field of their name, as
+    /// URLSession sends them, except that a credential among them (a field ``NetCore/TransportRequest/credentialFields``
+    /// names: `Authorization`, a secret-looking name) goes only where the engine allows it
+    /// (``NetCore/TransportRequest/allowsTransportCredentials``): never to another origin a redirect leads to.
     ///
     /// On Linux the session never consults the configuration's `URLCache` (FoundationNetworking stores no HTTP
     /// response there; NetKit's `ResponseCache` is the cache), and the transport itself keeps the cookies responses
@@ -141,12 +150,14 @@ public actor URLSessionTransport: HTTPTransport {
         let spillDirectory = spillDirectory ?? FileManager.default.temporaryDirectory
         self.spillLimit = max(0, spillLimit ?? Self.defaultSpillLimit(in: spillDirectory))
         self.spillDirectory = spillDirectory
+        configurationFields = Self.fields(of: configuration.httpAdditionalHeaders)
+        let configuration = configuration.copy() as! URLSessionConfiguration
+        configuration.httpAdditionalHeaders = nil
         #if canImport(FoundationNetworking)
         // FoundationNetworking would put its stored cookies in place of a request's own Cookie header (the cookie
         // jar's too): the transport adds them itself, only to requests without one (`addingStoredCookies`).
         cookieStorage = configuration.httpShouldSetCookies ? configuration.httpCookieStorage : nil
         responseCookieStorage = configuration.httpCookieAcceptPolicy == .never ? nil : configuration.httpCookieStorage
-        let configuration = configuration.copy() as! URLSessionConfiguration
         configuration.httpShouldSetCookies = false
         // A session that accepts cookies has every header line of every response read for them (each trimmed
         // through Foundation's CharacterSet), on the work queue all sessions of a Linux process share: 4.6 % of the
@@ -160,6 +171,16 @@ public actor URLSessionTransport: HTTPTransport {
         self.delegate = delegate
         self.session = URLSession(
             configuration: configuration, delegate: delegate, delegateQueue: Self.makeDelegateQueue())
+    }
+
+    /// `headers` (a configuration's `httpAdditionalHeaders`) as fields, as URLSession sends them: a name and a value
+    /// that are text (a value that is not, by its description), in the order of their names.
+    private static func fields(of headers: [AnyHashable: Any]?) -> HTTPHeaderFields {
+        let pairs = (headers ?? [:]).compactMap { key, value -> HTTPHeaderField? in
+            guard let name = key as? String else { return nil }
+            return HTTPHeaderField(uncheckedName: name, value: value as? String ?? "\(value)")
+        }
+        return HTTPHeaderFields(pairs.sorted { $0.name < $1.name })
     }
 
     /// The type of `delegate` when it may pin certificates where the platform never raises server-trust challenges
@@ -285,7 +306,7 @@ public actor URLSessionTransport: HTTPTransport {
     private nonisolated func makeTask(
         for request: TransportRequest
     ) throws(NetworkError) -> (URLSessionTask, SharedUploadReader?, SessionDelegate.BodyResend) {
-        var head = try URLRequest(head: request)
+        var head = try URLRequest(head: request).addingConfigurationFields(configurationFields, for: request)
         #if canImport(FoundationNetworking)
         head = head.addingStoredCookies(from: cookieStorage, for: request)
         #endif
