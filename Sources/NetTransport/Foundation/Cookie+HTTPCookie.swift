@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 import NetCore
 
-/// NetKit's ``NetCore/Cookie`` and Foundation's `HTTPCookie`, one into the other: on Linux URLSessionTransport keeps
-/// and reads a configuration's `HTTPCookieStorage` by NetKit's cookie rules (RFC 6265bis, the ``NetCore/CookieJar``'s),
+/// NetKit's `Cookie` and Foundation's `HTTPCookie`, one into the other: on Linux URLSessionTransport keeps
+/// and reads a configuration's `HTTPCookieStorage` by NetKit's cookie rules (RFC 6265bis, the `CookieJar`'s),
 /// because FoundationNetworking's storage matches the host alone (what that would let through: HTTPCookieStorage+
 /// RequestCookies.swift and HTTPCookieStorage+ResponseCookies.swift).
 extension Cookie {

@@ -5,7 +5,7 @@ import NetCore
 
 extension HTTPCookieStorage {
     /// The `Cookie` header the storage's cookies make for `request` at `now`, by RFC 6265's retrieval rules as
-    /// NetKit's ``NetCore/CookieJar`` applies them (§5.4: domain, path, `Secure` only over `https`, not expired;
+    /// NetKit's `CookieJar` applies them (§5.4: domain, path, `Secure` only over `https`, not expired;
     /// longer paths first); `nil` when none goes.
     ///
     /// FoundationNetworking's `cookies(for:)` matches the host alone: on its word a `Secure` cookie would go out

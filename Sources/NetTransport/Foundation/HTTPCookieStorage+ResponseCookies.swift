@@ -5,7 +5,7 @@ import NetCore
 
 extension HTTPCookieStorage {
     /// Keeps the cookies `head` sets in answer to `request`, one `Set-Cookie` field at a time, by the rules of
-    /// NetKit's ``NetCore/CookieJar`` (RFC 6265bis); the storage's own accept policy still decides.
+    /// NetKit's `CookieJar` (RFC 6265bis); the storage's own accept policy still decides.
     ///
     /// URLSessionTransport's session accepts none, because FoundationNetworking would otherwise read every header
     /// line of every response for cookies on the work queue all sessions of a process share; the transport calls

@@ -53,8 +53,8 @@ extension URLRequest {
 
 extension URLRequest {
     /// `fields` (a `URLSessionConfiguration`'s `httpAdditionalHeaders`) added where this request has no field of the
-    /// name, as URLSession adds them; those that ``NetCore/TransportRequest/credentialFields`` names only where the
-    /// engine allows the transport's own credentials (``NetCore/TransportRequest/allowsTransportCredentials``).
+    /// name, as URLSession adds them; those that `TransportRequest.credentialFields` names only where the
+    /// engine allows the transport's own credentials (`TransportRequest.allowsTransportCredentials`).
     /// URLSession would add every one to every request, a redirect to another origin included, so
     /// URLSessionTransport's session has none and the transport calls this instead.
     package func addingConfigurationFields(_ fields: HTTPHeaderFields, for request: TransportRequest) -> URLRequest {

@@ -84,9 +84,9 @@ public actor URLSessionTransport: HTTPTransport {
     /// Creates a transport with its own session built from `configuration`.
     ///
     /// The configuration's `httpAdditionalHeaders` go with every request that has no field of their name, as
-    /// URLSession sends them, except that a credential among them (a field ``NetCore/TransportRequest/credentialFields``
+    /// URLSession sends them, except that a credential among them (a field `TransportRequest.credentialFields`
     /// names: `Authorization`, a secret-looking name) goes only where the engine allows it
-    /// (``NetCore/TransportRequest/allowsTransportCredentials``): never to another origin a redirect leads to.
+    /// (`TransportRequest.allowsTransportCredentials`): never to another origin a redirect leads to.
     ///
     /// On Linux the session never consults the configuration's `URLCache` (FoundationNetworking stores no HTTP
     /// response there; NetKit's `ResponseCache` is the cache), and the transport itself keeps the cookies responses
