@@ -104,12 +104,12 @@ public struct TransportRequest: Sendable {
             yield &storage.credentialFields!
         }
     }
-    /// Whether credentials the transport holds of its own may go with this request: the fields of a
+    /// Whether credentials the transport holds of its own may go with this request, such as the fields of a
     /// `URLSessionConfiguration`'s `httpAdditionalHeaders` that ``credentialFields`` names (`Authorization`, a
-    /// secret-looking name, a declared field), a credential store's answers. `false` when the engine found the
-    /// request's origin outside its credential scope (``CredentialScope``): a redirect to another origin, a request to
-    /// another origin than the base URL's. A transport then adds none of them; the fields the request carries, the
-    /// engine has already decided. `true` for a request made without the engine.
+    /// secret-looking name, a declared field). `false` when the engine found the request's origin outside its
+    /// credential scope (``CredentialScope``): a redirect to another origin, a request to another origin than the
+    /// base URL's. A transport then adds none of them; the fields the request carries, the engine has already
+    /// decided. `true` for a request made without the engine.
     public var allowsTransportCredentials: Bool {
         get { storage.allowsTransportCredentials }
         set {
