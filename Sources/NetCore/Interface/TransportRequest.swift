@@ -109,8 +109,9 @@ public struct TransportRequest: Sendable {
     /// secret-looking name, a declared field). `false` when the engine found the request's origin outside its
     /// credential scope (``CredentialScope``): a redirect to another origin, a request to another origin than the
     /// base URL's. A transport then adds none of them; the fields the request carries, the engine has already
-    /// decided. `true` for a request made without the engine.
-    public var allowsTransportCredentials: Bool {
+    /// decided. `true` for a request made without the engine. Only the engine sets it (its credential guard, on every
+    /// hop): a transport reads it.
+    public package(set) var allowsTransportCredentials: Bool {
         get { storage.allowsTransportCredentials }
         set {
             makeUnique()
