@@ -148,7 +148,9 @@ let package = Package(
                 "CNetKitZlib",
             ],
             swiftSettings: strictSwift),
-        .target(name: "LoopbackServer", dependencies: ["NetKitLock", "NetKitDigest"], swiftSettings: strictSwift),
+        .target(
+            name: "LoopbackServer", dependencies: ["NetKitLock", "NetKitDigest", "CNetKitSpawn"],
+            swiftSettings: strictSwift),
         // `Lock`, the one lock of the package's shared state (a `Mutex`, or a pthread mutex the thread sanitizer can
         // see under `make tsan`): a module of its own because LoopbackServer shares it without depending on NetCore.
         // Not a product; `package` access only.
@@ -163,6 +165,9 @@ let package = Package(
         // Linux's `sync_file_range`, which Swift's Glibc module does not declare: a download starts writing its file
         // to the disk as it goes, so the `fsync` before the move into place does not wait for the whole file.
         .target(name: "CNetKitFileSync"),
+        // The `posix_spawn` file actions Swift's Glibc module does not declare (close every other descriptor, change
+        // directory): the loopback harness starts openssl, nginx and curl with them, not with Foundation's `Process`.
+        .target(name: "CNetKitSpawn"),
         .executableTarget(
             name: "netkit-demo", dependencies: ["NetKit", "LoopbackServer", "NetKitLock"], swiftSettings: strictSwift),
         // Programs CI builds, runs and reads with `readelf`: neither links FoundationNetworking (.ci/link-check).

@@ -503,24 +503,25 @@ extension CertificatePinTests {
         /// Runs `executable` in `directory`, its input empty; its standard output, or an error with its standard error.
         @discardableResult
         static func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            process.currentDirectoryURL = directory
-            process.standardInput = FileHandle.nullDevice
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try HarnessProcess.launch(process)
+            let output = try HarnessProcess.makePipe()
+            let errors = try HarnessProcess.makePipe()
+            defer { for end in [output.read, errors.read] { close(end) } }
+            let process: ChildProcess
+            do {
+                defer { for end in [output.write, errors.write] { close(end) } }
+                process = try ChildProcess(
+                    executable: executable, arguments: arguments, directory: directory.path,
+                    standardOutput: output.write, standardError: errors.write)
+            }
             // Read both before waiting: a full pipe would block the child. stderr is small (openssl's progress dots).
-            let text = output.fileHandleForReading.readDataToEndOfFile()
-            let problems = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
+            let text = FileHandle(fileDescriptor: output.read).readDataToEndOfFile()
+            let problems = FileHandle(fileDescriptor: errors.read).readDataToEndOfFile()
+            let status = process.waitForExit(timeout: .seconds(60))
+            guard status == 0 else {
                 throw Failure(
                     description: "\(executable) \(arguments.joined(separator: " ")) exited with "
-                        + "\(process.terminationStatus): \(String(decoding: problems, as: UTF8.self))")
+                        + "\(status.map(String.init) ?? "nothing: still running after 60 s"): "
+                        + String(decoding: problems, as: UTF8.self))
             }
             return String(decoding: text, as: UTF8.self)
         }

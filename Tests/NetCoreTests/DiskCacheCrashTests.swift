@@ -32,28 +32,27 @@ struct DiskCacheCrashTests {
         var reported: [String: Int] = [:]
 
         for round in 1...Self.rounds {
-            let process = Process()
-            process.executableURL = writer
             let seed = UInt64.random(in: 0...UInt64.max, using: &generator)
-            process.arguments = [directory.path, String(round), String(seed)]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try HarnessProcess.launch(process)
+            let output = try HarnessProcess.makePipe()
+            defer { close(output.read) }
+            let process = try ChildProcess(
+                executable: writer.path, arguments: [directory.path, String(round), String(seed)],
+                standardOutput: output.write)
             // This process's copy of the pipe's writing end would keep the output open after the kill.
-            try? output.fileHandleForWriting.close()
+            close(output.write)
             // Wait for a random number of stores and a random time more (not a wait for a signal: the kill point is
             // what is random), then kill: the kill lands wherever the writer then is, encoding, writing, renaming.
             let wanted = Int.random(in: 1...6, using: &generator)
-            var lines = LineReader(descriptor: output.fileHandleForReading.fileDescriptor)
+            var lines = LineReader(descriptor: output.read)
             var seen = 0
             while seen < wanted, let line = try lines.next(timeout: .seconds(60)) {
                 try Self.record(line, into: &reported)
                 seen += 1
             }
             usleep(UInt32.random(in: 0...20_000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.send(SIGKILL)
+            let killed = process.waitForExit(timeout: .seconds(60))
+            try #require(killed != nil, "round \(round): the writer outlived SIGKILL")
             // The lines written before the kill but not read yet count too.
             while let line = try lines.next(timeout: .seconds(60)) { try Self.record(line, into: &reported) }
             #expect(seen == wanted, "round \(round): the writer ended after \(seen) of \(wanted) stores")

@@ -57,35 +57,47 @@ package enum HarnessProcess {
     package static func run(
         _ executable: String, _ arguments: [String], timeout: Duration = .seconds(60)
     ) throws(TLSHarnessError) -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = childEnvironment
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try launch(process)
+        let output = try makePipe()
+        let errors: (read: Int32, write: Int32)
+        do throws(TLSHarnessError) { errors = try makePipe() } catch {
+            for end in [output.read, output.write] { close(end) }
+            throw error
+        }
+        let child: ChildProcess
+        do throws(TLSHarnessError) {
+            child = try ChildProcess(
+                executable: executable, arguments: arguments, standardOutput: output.write, standardError: errors.write)
+        } catch {
+            for end in [output.read, output.write, errors.read, errors.write] { close(end) }
+            throw error
+        }
+        // The child has its copies; this process's would keep the pipes open after it ends.
+        _ = close(output.write)
+        _ = close(errors.write)
         // Read on threads of their own: a program that fills one pipe while this thread waits on the other (or on
         // the exit) would otherwise block for good.
-        let standardOutput = PipeCollector(output.fileHandleForReading.fileDescriptor, keeping: output)
-        let standardError = PipeCollector(error.fileHandleForReading.fileDescriptor, keeping: error)
-        let finished = wait(for: exited, timeout: timeout)
-        if !finished { stop(process, exited: exited, grace: .seconds(2)) }
+        let standardOutput = PipeCollector(output.read)
+        let standardError = PipeCollector(errors.read)
+        let status = child.waitForExit(timeout: timeout)
+        if status == nil { child.stop(grace: .seconds(2)) }
         // The pipes end when the program does, unless a child of it still holds them: a bound, not a wait for good.
         let out = standardOutput.collected(waitingAtMost: .seconds(5))
         let err = standardError.collected(waitingAtMost: .seconds(5))
-        let command = ([executable] + arguments).joined(separator: " ")
-        guard finished else {
+        guard let status else {
+            let command = ([executable] + arguments).joined(separator: " ")
             let text = String(decoding: err + out, as: UTF8.self)
             throw .commandTimedOut(command: command, after: timeout, output: text)
         }
-        let status =
-            process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
         return Result(status: status, standardOutput: out, standardError: err)
+    }
+
+    /// A pipe whose two ends are closed at exec: only a child given one as a standard stream holds it.
+    /// - Throws: ``TLSHarnessError/socketFailed(operation:errno:)`` when the system has no descriptors left.
+    package static func makePipe() throws(TLSHarnessError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw .socketFailed(operation: "pipe", errno: errno) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
     }
 
     // MARK: - Helpers shared with NginxTLSServer
@@ -100,63 +112,6 @@ package enum HarnessProcess {
         }
         environment["LC_ALL"] = "C"
         return environment
-    }
-
-    /// Held while a process is started: one at a time in the whole test process.
-    private static let launching = Lock(())
-
-    /// Starts `process` from a thread of its own whose signal mask is empty, one launch at a time. Every child
-    /// process a test starts goes through here.
-    ///
-    /// A child inherits the signal mask of the thread that spawns it, and the threads of Dispatch and of Swift's
-    /// cooperative pool block SIGTERM among others: nginx started from a test would never see a SIGTERM. A fresh
-    /// thread with nothing blocked passes nothing blocked on. Foundation's `Process.run()` on Linux is not safe to
-    /// call from two threads at once: a full trait suite, which starts openssl, nginx, curl and the cache's crash
-    /// writer from parallel tests, once crashed inside it (a bad read in its copy of the arguments).
-    /// - Throws: ``TLSHarnessError/toolMissing(tool:installHint:)`` when the executable cannot be started.
-    package static func launch(_ process: Process) throws(TLSHarnessError) {
-        let executable = process.executableURL?.path ?? "(no executable)"
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            throw .toolMissing(tool: executable, installHint: installHint(for: executable))
-        }
-        let outcome = Lock<String?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            var empty = sigset_t()
-            sigemptyset(&empty)
-            pthread_sigmask(SIG_SETMASK, &empty, nil)
-            do {
-                try launching.withLock { _ in try process.run() }
-            } catch {
-                let message = "\(error)"
-                outcome.withLock { $0 = message }
-            }
-            done.signal()
-        }
-        thread.name = "HarnessProcess launch"
-        thread.start()
-        // posix_spawn returns as soon as the child exists; the bound only guards against a wedged system.
-        guard wait(for: done, timeout: .seconds(60)) else {
-            throw .commandFailed(command: executable, status: -1, output: "the process did not start within 60 s")
-        }
-        if let failure = outcome.withLock({ $0 }) {
-            throw .commandFailed(command: executable, status: -1, output: "cannot start it: \(failure)")
-        }
-    }
-
-    /// Asks `process` to end (SIGTERM), then forces it (SIGKILL) if it has not after `grace`, and waits (bounded)
-    /// for its exit to be noticed; `exited` is the semaphore its termination handler signals.
-    static func stop(_ process: Process, exited: DispatchSemaphore, grace: Duration) {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        if wait(for: exited, timeout: grace) {
-            // Lets later waits on the same semaphore see the exit too.
-            exited.signal()
-            return
-        }
-        // Still running after the grace period, so not yet reaped: the pid is still this process's.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        if wait(for: exited, timeout: .seconds(10)) { exited.signal() }
     }
 
     /// Waits for `semaphore` at most `timeout`; whether it was signalled.
@@ -177,15 +132,16 @@ package enum HarnessProcess {
     }
 }
 
-/// Drains one pipe on a thread of its own and keeps what it read.
+/// Drains one pipe on a thread of its own, keeps what it read, and closes it.
 private final class PipeCollector: Sendable {
     private let data = Lock(Data())
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts reading `descriptor` until end of file; `pipe` is kept alive (and with it the descriptor) until then.
-    init(_ descriptor: Int32, keeping pipe: Pipe) {
+    /// Starts reading `descriptor`, which it then owns, until end of file.
+    init(_ descriptor: Int32) {
         let thread = Thread { [self] in
-            withExtendedLifetime(pipe) { drain(descriptor) }
+            drain(descriptor)
+            _ = close(descriptor)
             finished.signal()
         }
         thread.name = "HarnessProcess output"

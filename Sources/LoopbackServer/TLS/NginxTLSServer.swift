@@ -39,12 +39,10 @@ package final class NginxTLSServer: Sendable {
     /// How long `init` took, from the first file written to the first accepted connection.
     package let startupDuration: Duration
 
-    private let process: Process
-    /// Signalled by the process's termination handler (and again by every wait that consumed it).
-    private let exited: DispatchSemaphore
-    /// `sh` waiting on a pipe only this process writes to: when this process dies the pipe ends and `sh`
-    /// sends nginx SIGTERM. `nil` when `/bin/sh` could not be started.
-    private let watchdog: (process: Process, input: Pipe)?
+    private let process: ChildProcess
+    /// `sh` waiting on a pipe only this process writes to (`input`, the writing end): when this process dies the
+    /// pipe ends and `sh` sends nginx SIGTERM. `nil` when `/bin/sh` could not be started.
+    private let watchdog: (process: ChildProcess, input: Int32)?
     private let stopped = Lock(false)
 
     /// Where nginx is, searched on `PATH` and in the `sbin` folders; `nil` when it is not installed.
@@ -95,7 +93,6 @@ package final class NginxTLSServer: Sendable {
             let running = try Self.launch(
                 executable, files: files, settings: settings, deadline: started + startTimeout)
             process = running.process
-            exited = running.exited
             port = running.port
             plainPort = running.plainPort
             processIdentifier = running.process.processIdentifier
@@ -148,10 +145,10 @@ package final class NginxTLSServer: Sendable {
         if let watchdog {
             // First, and with SIGKILL: once nginx is reaped its pid may be reused, and the watchdog must never
             // signal whatever process gets it.
-            if watchdog.process.isRunning { kill(watchdog.process.processIdentifier, SIGKILL) }
-            try? watchdog.input.fileHandleForWriting.close()
+            watchdog.process.send(SIGKILL)
+            _ = close(watchdog.input)
         }
-        HarnessProcess.stop(process, exited: exited, grace: .seconds(5))
+        process.stop(grace: .seconds(5))
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -183,8 +180,7 @@ package final class NginxTLSServer: Sendable {
 
     /// A started nginx that accepts connections.
     private struct Running {
-        let process: Process
-        let exited: DispatchSemaphore
+        let process: ChildProcess
         let port: Int
         let plainPort: Int
     }
@@ -205,10 +201,10 @@ package final class NginxTLSServer: Sendable {
             for log in [files.errorLog, files.accessLog, files.pid, files.standardError] {
                 try? FileManager.default.removeItem(atPath: log)
             }
-            let (process, exited) = try start(executable, files: files)
-            switch waitUntilReady(process, exited: exited, files: files, port: port, deadline: deadline) {
+            let process = try start(executable, files: files)
+            switch waitUntilReady(process, files: files, port: port, deadline: deadline) {
             case .ready:
-                return Running(process: process, exited: exited, port: port, plainPort: plainPort)
+                return Running(process: process, port: port, plainPort: plainPort)
             case .exited(let status):
                 let log = logs(files)
                 if log.contains("Address already in use") && attempt < 5 {
@@ -217,7 +213,7 @@ package final class NginxTLSServer: Sendable {
                 }
                 throw .serverFailedToStart(reason: "nginx exited with status \(status)", errorLog: log)
             case .timedOut:
-                HarnessProcess.stop(process, exited: exited, grace: .seconds(2))
+                process.stop(grace: .seconds(2))
                 throw .serverFailedToStart(
                     reason: "not accepting connections on 127.0.0.1:\(port) in time", errorLog: logs(files))
             }
@@ -303,9 +299,7 @@ package final class NginxTLSServer: Sendable {
     }
 
     /// Starts nginx in the foreground, its standard output and error going to a file in the folder.
-    private static func start(
-        _ executable: String, files: Files
-    ) throws(TLSHarnessError) -> (Process, DispatchSemaphore) {
+    private static func start(_ executable: String, files: Files) throws(TLSHarnessError) -> ChildProcess {
         guard FileManager.default.createFile(atPath: files.standardError, contents: nil) else {
             throw .fileSystem(operation: "create", path: files.standardError, reason: "createFile failed")
         }
@@ -313,20 +307,11 @@ package final class NginxTLSServer: Sendable {
             throw .fileSystem(operation: "open", path: files.standardError, reason: "not writable")
         }
         defer { try? output.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
         // -e: where nginx logs before it has read `error_log` (otherwise its built-in path, outside the folder).
-        process.arguments = [
-            "-p", files.directory.path + "/", "-c", files.configuration, "-e", files.errorLog,
-        ]
-        process.environment = HarnessProcess.childEnvironment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try HarnessProcess.launch(process)
-        return (process, exited)
+        return try ChildProcess(
+            executable: executable,
+            arguments: ["-p", files.directory.path + "/", "-c", files.configuration, "-e", files.errorLog],
+            standardOutput: output.fileDescriptor, standardError: output.fileDescriptor)
     }
 
     private enum Readiness {
@@ -341,17 +326,13 @@ package final class NginxTLSServer: Sendable {
     /// The pid file has to name this process: a connection alone could reach another program that took the port
     /// between ``freePorts()`` and nginx's bind.
     private static func waitUntilReady(
-        _ process: Process, exited: DispatchSemaphore, files: Files, port: Int, deadline: ContinuousClock.Instant
+        _ process: ChildProcess, files: Files, port: Int, deadline: ContinuousClock.Instant
     ) -> Readiness {
         let clock = ContinuousClock()
         // Each round waits up to 20 ms (on the exit itself, so an exit ends the wait at once); the deadline
         // bounds the rounds.
         while true {
-            if !process.isRunning || HarnessProcess.wait(for: exited, timeout: .zero) {
-                // Lets the final stop() see the exit too. `isRunning` turns false only after the status is set.
-                exited.signal()
-                return .exited(process.terminationStatus)
-            }
+            if let status = process.exitStatus { return .exited(status) }
             let pid = (try? TestCertificateAuthority.read(files.pid))?.trimmingCharacters(in: .whitespacesAndNewlines)
             if pid == String(process.processIdentifier),
                 let socket = try? Socket.connect(toAddress: "127.0.0.1", port: port, timeout: .seconds(2))
@@ -360,7 +341,7 @@ package final class NginxTLSServer: Sendable {
                 return .ready
             }
             if clock.now >= deadline { return .timedOut }
-            if HarnessProcess.wait(for: exited, timeout: .milliseconds(20)) { exited.signal() }
+            process.waitForExit(timeout: .milliseconds(20))
         }
     }
 
@@ -375,24 +356,18 @@ package final class NginxTLSServer: Sendable {
     /// killed, the kernel closes its end of the pipe. `nil` if `sh` cannot be started (nginx then only ends
     /// by ``stop()``).
     ///
-    /// The pipe's end stays in this process only: `Process` closes every other descriptor in its children, and
-    /// close-on-exec keeps other spawners' children from holding it open.
-    private static func startWatchdog(for pid: Int32) -> (process: Process, input: Pipe)? {
-        let shell = "/bin/sh"
-        guard FileManager.default.isExecutableFile(atPath: shell) else { return nil }
-        let input = Pipe()
-        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: shell)
-        process.arguments = ["-c", "read -r _; kill -TERM \(pid)"]
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try HarnessProcess.launch(process)
-        } catch {
+    /// The pipe's writing end stays in this process only: it is closed at exec, and every child the harness starts
+    /// closes the descriptors it was not given.
+    private static func startWatchdog(for pid: Int32) -> (process: ChildProcess, input: Int32)? {
+        guard let input = try? HarnessProcess.makePipe() else { return nil }
+        defer { _ = close(input.read) }
+        guard
+            let process = try? ChildProcess(
+                executable: "/bin/sh", arguments: ["-c", "read -r _; kill -TERM \(pid)"], standardInput: input.read)
+        else {
+            _ = close(input.write)
             return nil
         }
-        return (process, input)
+        return (process, input.write)
     }
 }
