@@ -1,4 +1,4 @@
-import CNetKitSpawn
+internal import CNetKitSpawn
 import Foundation
 import NetKitLock
 
@@ -18,7 +18,7 @@ import Darwin
 /// `close_range` in the kernel) and starts with no signal blocked or ignored, whichever thread spawns it.
 package final class ChildProcess: Sendable {
     /// The child's process id.
-    package let processIdentifier: pid_t
+    package let processIdentifier: Int32
     /// The exit status once the child is reaped: the status it exited with, or minus the number of the signal that
     /// ended it. Reaping happens under this lock, so a signal sent under it never reaches a reused pid.
     private let status = Lock<Int32?>(nil)
